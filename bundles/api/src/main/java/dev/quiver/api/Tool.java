@@ -1,0 +1,61 @@
+package dev.quiver.api;
+
+import java.util.List;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * A tool the model can call, registered as an OSGi service.
+ *
+ * <p>Register it with these service properties so the kernel can place it without calling it:
+ * <ul>
+ *   <li>{@value #NAME}: the wire name, {@code snake_case}, equal to {@code spec().name()};</li>
+ *   <li>{@value #SET}: the tool set ({@code core}, {@code edit-plus}, ...), absent for plugin tools;</li>
+ *   <li>{@value #ACCESS}: one of {@link Access}, written in lower case; it picks the default decision;</li>
+ *   <li>{@value #AUTO_APPROVE}: {@code true} asks for calls to run unasked, honoured only for
+ *       bundles the installation trusts.</li>
+ * </ul>
+ *
+ * <p>With Declarative Services:
+ * <pre>{@code
+ * @Component(property = {Tool.NAME + "=hello", Tool.ACCESS + "=read"})
+ * public class HelloTool implements Tool { ... }
+ * }</pre>
+ *
+ * <p>The kernel may call a tool from several threads at once. A tool never sees other tools.
+ */
+@ConsumerType
+public interface Tool {
+
+    /** Service property: the tool's wire name. */
+    String NAME = "quiver.tool.name";
+    /** Service property: the tool set the tool belongs to. */
+    String SET = "quiver.tool.set";
+    /** Service property: the tool's {@link Access} class, in lower case. */
+    String ACCESS = "quiver.tool.access";
+    /** Service property: {@code true} when the bundle asks for the tool to run without approval. */
+    String AUTO_APPROVE = "quiver.tool.autoApprove";
+
+    /** The name, description and argument schema sent to the model on every request. */
+    ToolSpec spec();
+
+    /**
+     * What a call is matched on by permission rules: the command, every path, the URL.
+     * The default, no subjects, makes rules match the call as {@code *}.
+     *
+     * @param arguments the call's arguments, not yet validated
+     * @throws ToolException when the arguments are too malformed to name a subject
+     */
+    default List<Subject> subjects(Arguments arguments) throws ToolException {
+        return List.of();
+    }
+
+    /**
+     * Runs one call. Only reached after the kernel allowed it.
+     *
+     * @param arguments the arguments the model sent
+     * @param context the workspace, output stream and cancellation of this call
+     * @return what the model reads back
+     * @throws ToolException with a message written for the model: what was wrong, what to do next
+     */
+    ToolResult call(Arguments arguments, ToolContext context) throws ToolException;
+}

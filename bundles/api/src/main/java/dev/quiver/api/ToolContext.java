@@ -1,0 +1,23 @@
+package dev.quiver.api;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/** What the kernel hands a tool for one call. Valid only while the call runs. */
+@ProviderType
+public interface ToolContext {
+
+    /** The workspace of the session: the jail every path goes through. */
+    Workspace workspace();
+
+    /**
+     * Streams output to the front end while the call runs (the terminal shows it live;
+     * headless and MCP front ends ignore it). It is not part of the result.
+     */
+    void stream(String text);
+
+    /**
+     * Whether the user or the kernel cancelled this call (an interrupt, a timeout, the end of the
+     * session). A long-running tool checks this and stops; the kernel also interrupts its thread.
+     */
+    boolean isCancelled();
+}

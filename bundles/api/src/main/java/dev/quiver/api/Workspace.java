@@ -1,0 +1,110 @@
+package dev.quiver.api;
+
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.file.Path;
+import java.util.function.Predicate;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The folder a session works in, and the only way a tool should reach files.
+ *
+ * <p>Every path a model sends goes through {@link #resolve(String)}: resolved against the root,
+ * then compared, following symbolic links to their real targets, so {@code a/../../x}, absolute
+ * paths outside the root and links that point out of the workspace are all refused with
+ * {@code Path escapes workspace: <path>}.
+ *
+ * <p>Walking honours ignore files the way git does: {@code .gitignore} in every directory (nested
+ * files apply within their own directory), {@code .git/info/exclude}, and {@code .quiverignore}
+ * files, which use the same syntax and win over {@code .gitignore} in the same directory.
+ * {@code .git} is never walked; symbolically linked directories are reported but not descended.
+ */
+@ProviderType
+public interface Workspace {
+
+    /** The workspace root, as a real path. */
+    Path root();
+
+    /**
+     * Resolves a path the model sent, relative to the root or absolute inside it.
+     *
+     * @throws ToolException {@code Path escapes workspace: <path>} when it leads outside, including
+     *     through a symbolic link, or when it is empty or contains a NUL character
+     */
+    Path resolve(String path) throws ToolException;
+
+    /** The path relative to the root, with {@code /} separators; {@code .} for the root itself. */
+    String relativize(Path path);
+
+    /** Whether the ignore files exclude this path (a file or directory inside the workspace). */
+    boolean isIgnored(Path path);
+
+    /**
+     * Walks a directory depth first, in name order, calling the visitor for every entry below it.
+     * The visitor returns {@code false} to stop the walk.
+     *
+     * @param directory where to start, inside the workspace
+     * @param includeIgnored also visit what the ignore files exclude ({@code .git} never)
+     * @param maxDepth 1 lists the directory's own entries; {@link Integer#MAX_VALUE} for no limit
+     * @param visitor receives each entry; directories are visited before their contents
+     */
+    void walk(Path directory, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException;
+
+    /**
+     * A matcher for a glob in the syntax of ripgrep's {@code --glob} and of {@code .gitignore}:
+     * {@code *} and {@code ?} stay within one path segment, {@code **} spans segments, {@code [a-z]}
+     * classes and {@code {a,b}} alternatives. A pattern without {@code /} matches a file name at any
+     * depth; one with a {@code /} is matched against the whole workspace-relative path.
+     *
+     * @throws ToolException when the glob is malformed
+     */
+    Predicate<String> globMatcher(String glob) throws ToolException;
+
+    /**
+     * Reads a text file. A NUL byte in the first 8 KB marks it binary and refuses it. Text that is not
+     * valid UTF-8 is read as ISO-8859-1, so writing it back with the returned charset keeps every byte.
+     *
+     * @throws ToolException when the file is missing, a directory, binary or unreadable
+     */
+    TextFile readText(Path file) throws ToolException;
+
+    /**
+     * Replaces a file's content atomically (a temporary file in the same directory, then a rename),
+     * keeping the permissions of the file it replaces and creating missing parent directories.
+     */
+    void write(Path file, byte[] content) throws IOException;
+
+    /**
+     * One entry of a walk.
+     *
+     * @param path the absolute path
+     * @param relativePath relative to the root, POSIX separators
+     * @param kind what the entry is
+     * @param size the size in bytes of a file, 0 otherwise
+     * @param depth 1 for entries directly in the walked directory
+     */
+    record Entry(Path path, String relativePath, Kind kind, long size, int depth) {
+
+        /** What a walk entry is. */
+        public enum Kind {
+            /** A regular file, or a symbolic link to one. */
+            FILE,
+            /** A directory. */
+            DIRECTORY,
+            /** A symbolic link to a directory: listed, never descended. */
+            LINKED_DIRECTORY,
+            /** Anything else: a dangling link, a device, a socket. */
+            OTHER
+        }
+    }
+
+    /**
+     * A text file's content and how to write it back unchanged.
+     *
+     * @param text the decoded content
+     * @param charset UTF-8, or ISO-8859-1 for bytes that are not valid UTF-8
+     * @param bytes the size in bytes on disk
+     */
+    record TextFile(String text, Charset charset, long bytes) {
+    }
+}

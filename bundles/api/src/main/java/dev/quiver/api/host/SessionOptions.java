@@ -1,0 +1,34 @@
+package dev.quiver.api.host;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How a front end wants a session.
+ *
+ * @param workspace the workspace root
+ * @param config a configuration file given on the command line, read before the workspace's and
+ *     the user's files; empty for none
+ * @param yolo asks become allows (guards and deny rules still refuse)
+ * @param interactive whether a person can answer approvals; without one, ask means deny
+ * @param model the model chosen on the command line as {@code PROVIDER/NAME}; empty to use the
+ *     configuration's
+ * @param baseUrl the model server chosen on the command line; empty to use the configuration's or
+ *     the provider's default
+ */
+public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive,
+        Optional<String> model, Optional<String> baseUrl) {
+
+    public SessionOptions {
+        Objects.requireNonNull(workspace, "workspace");
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(baseUrl, "baseUrl");
+    }
+
+    /** A headless session on a workspace with the configured model and no overrides. */
+    public static SessionOptions headless(Path workspace) {
+        return new SessionOptions(workspace, Optional.empty(), false, false, Optional.empty(), Optional.empty());
+    }
+}

@@ -1,0 +1,36 @@
+package dev.quiver.api.host;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+/** What a front end hears while the agent works on one prompt. Every method has a quiet default. */
+@ConsumerType
+public interface TurnListener {
+
+    /** Text of the model's answer as it arrives. */
+    default void text(String text) {
+    }
+
+    /** A call the model asked for, before the permission chain sees it. */
+    default void callStarted(String tool, String arguments) {
+    }
+
+    /** Output the running tool streams (such as a command's stdout). */
+    default void callOutput(String tool, String text) {
+    }
+
+    /** How a call ended. */
+    default void callEnded(CallOutcome outcome) {
+    }
+
+    /**
+     * Asks the person at the front end whether a call may run. Only called in interactive sessions.
+     *
+     * @param tool the tool's name
+     * @param subject what the call acts on, in full (the command, the paths)
+     * @param verdict why it asks
+     * @return whether to run it
+     */
+    default boolean approve(String tool, String subject, Verdict verdict) {
+        return false;
+    }
+}

@@ -1,0 +1,14 @@
+/**
+ * The contract between the kernel and the front ends (the command line, the terminal, the MCP
+ * server). Tool authors do not need it.
+ *
+ * <p>A front end gets the {@link dev.quiver.api.host.Kernel} service, opens a
+ * {@link dev.quiver.api.host.Session} for a workspace, and then lists tools, checks or runs single
+ * calls through the full permission chain, or sends prompts to the agent loop.
+ */
+@Export
+@Version("1.0.0")
+package dev.quiver.api.host;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;

@@ -1,0 +1,16 @@
+/**
+ * The Quiver tool SPI: everything a tool bundle needs to compile.
+ *
+ * <p>A tool is an OSGi service of type {@link dev.quiver.api.Tool} with the service properties
+ * named in {@link dev.quiver.api.Tool}. The kernel is the only bundle that can see tool services;
+ * it decides whether each call runs, runs it with a {@link dev.quiver.api.ToolContext}, and caps
+ * what comes back. Tools reach files through the {@link dev.quiver.api.Workspace} jail and
+ * processes through the {@link dev.quiver.api.Shell} service. {@link dev.quiver.api.Guard}
+ * services add refusals that no approval can override.
+ */
+@Export
+@Version("1.0.0")
+package dev.quiver.api;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;

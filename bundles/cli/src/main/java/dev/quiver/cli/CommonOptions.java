@@ -1,0 +1,45 @@
+package dev.quiver.cli;
+
+import dev.quiver.api.host.SessionOptions;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/**
+ * Options every command takes. They may come before or after the subcommand
+ * ({@code quiver --yolo call ...} or {@code quiver call --yolo ...}); a value given after wins.
+ */
+final class CommonOptions {
+
+    @Option(names = "--workspace", paramLabel = "DIR", description = "Workspace root (default: the current directory)")
+    Path workspace;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Config file read before the workspace's and the user's")
+    Path config;
+
+    @Option(names = "--yolo", description = "Asks become allows; guards and deny rules still refuse")
+    boolean yolo;
+
+    @Option(names = "--model", paramLabel = "PROVIDER/MODEL", description = "Model to use, e.g. openai/gpt-4.1")
+    String model;
+
+    @Option(names = "--base-url", paramLabel = "URL", description = "Model server, e.g. http://127.0.0.1:8000/v1")
+    String baseUrl;
+
+    /** These options with unset values taken from the options given before the subcommand. */
+    CommonOptions over(CommonOptions parent) {
+        CommonOptions merged = new CommonOptions();
+        merged.workspace = workspace != null ? workspace : parent.workspace;
+        merged.config = config != null ? config : parent.config;
+        merged.yolo = yolo || parent.yolo;
+        merged.model = model != null ? model : parent.model;
+        merged.baseUrl = baseUrl != null ? baseUrl : parent.baseUrl;
+        return merged;
+    }
+
+    SessionOptions session(boolean interactive) {
+        Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
+        return new SessionOptions(root, Optional.ofNullable(config), yolo, interactive,
+                Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()));
+    }
+}

@@ -1,0 +1,90 @@
+package dev.quiver.cli;
+
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.Session;
+import dev.quiver.api.host.TurnListener;
+import dev.quiver.api.host.TurnResult;
+import dev.quiver.api.host.Verdict;
+import java.io.IOException;
+import java.io.PrintStream;
+
+/**
+ * The plain interactive loop: read a prompt, run the turn, ask before calls that need approval.
+ * Works on a terminal and in a pipe alike; it writes no escape codes.
+ */
+final class InteractiveLoop {
+
+    private final RootCommand root;
+    private final Terminal terminal;
+
+    InteractiveLoop(RootCommand root) {
+        this.root = root;
+        this.terminal = root.terminal;
+    }
+
+    int run() throws IOException {
+        PrintStream out = terminal.out();
+        try (Session session = root.open(root.common, true, out)) {
+            if (session.model().isEmpty()) {
+                terminal.err().println("quiver: No model configured. Pass --model openai/NAME (and --base-url URL for "
+                        + "an OpenAI-compatible server), or set \"model\" in .quiver/config.json.");
+                return ExitCodes.ERROR;
+            }
+            out.println("Type a request, or /exit to quit.");
+            while (true) {
+                out.print("> ");
+                out.flush();
+                String line = terminal.in().readLine();
+                if (line == null || line.strip().equals("/exit")) {
+                    return ExitCodes.OK;
+                }
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    TurnResult result = session.send(line, new ConsoleListener());
+                    if (result.status() == TurnResult.Status.STEP_LIMIT) {
+                        out.println("(stopped at the step limit)");
+                    }
+                } catch (HostException e) {
+                    terminal.err().println("quiver: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Shows a turn as it goes and asks the user about calls that need approval. */
+    private final class ConsoleListener implements TurnListener {
+
+        @Override
+        public void text(String text) {
+            terminal.out().println(text);
+        }
+
+        @Override
+        public void callOutput(String tool, String text) {
+            terminal.out().print(text);
+        }
+
+        @Override
+        public void callEnded(CallOutcome outcome) {
+            terminal.out().println(CallLine.of(outcome));
+        }
+
+        @Override
+        public boolean approve(String tool, String subject, Verdict verdict) {
+            PrintStream out = terminal.out();
+            out.println(tool + " wants to run");
+            out.println(subject);
+            out.print("y allow once | n deny: ");
+            out.flush();
+            try {
+                String answer = terminal.in().readLine();
+                return answer != null && answer.strip().equalsIgnoreCase("y");
+            } catch (IOException e) {
+                return false;
+            }
+        }
+    }
+}

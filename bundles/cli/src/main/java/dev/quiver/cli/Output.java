@@ -1,0 +1,48 @@
+package dev.quiver.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.Verdict;
+import java.io.PrintStream;
+
+/** JSON output of the machine-readable commands: one compact object per line. */
+final class Output {
+
+    static final ObjectMapper MAPPER = JsonMapper.builder().build();
+
+    private Output() {
+    }
+
+    static void line(PrintStream out, JsonNode node) {
+        try {
+            out.println(MAPPER.writeValueAsString(node));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        out.flush();
+    }
+
+    /** {@code {"tool","decision","by","reason"}} as {@code quiver check} prints it. */
+    static ObjectNode verdict(String tool, Verdict verdict) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("tool", tool);
+        node.put("decision", verdict.decision().id());
+        node.put("by", verdict.by());
+        node.put("reason", verdict.reason());
+        return node;
+    }
+
+    /** {@code {"tool","status","output","elapsed_ms"}} as {@code quiver call --batch} prints it. */
+    static ObjectNode outcome(String tool, CallOutcome outcome) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("tool", tool);
+        node.put("status", outcome.status().id());
+        node.put("output", outcome.output());
+        node.put("elapsed_ms", outcome.elapsedMillis());
+        return node;
+    }
+}

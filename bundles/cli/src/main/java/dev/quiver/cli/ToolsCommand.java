@@ -1,0 +1,60 @@
+package dev.quiver.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.api.host.Session;
+import dev.quiver.api.host.ToolInfo;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code quiver tools [--json]}: the live registry. */
+@Command(name = "tools", mixinStandardHelpOptions = true, description = "List the tools registered now")
+final class ToolsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    RootCommand root;
+
+    @Mixin
+    CommonOptions common = new CommonOptions();
+
+    @Option(names = "--json", description = "One JSON array: name, set, access, decision, bundle, schema_bytes")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintStream out = root.terminal.out();
+        try (Session session = root.open(common.over(root.common), false, json ? root.terminal.err() : out)) {
+            List<ToolInfo> tools = session.tools();
+            if (json) {
+                ArrayNode array = Output.MAPPER.createArrayNode();
+                for (ToolInfo tool : tools) {
+                    ObjectNode node = array.addObject();
+                    node.put("name", tool.name());
+                    node.put("set", tool.set().orElse(null));
+                    node.put("access", tool.access());
+                    node.put("decision", tool.decision().id());
+                    node.put("bundle", tool.bundle());
+                    node.put("schema_bytes", tool.schemaBytes());
+                    tool.note().ifPresent(note -> node.put("note", note));
+                }
+                Output.line(out, array);
+            } else {
+                int total = 0;
+                out.printf("%-18s %-10s %-8s %-8s %7s  %s%n", "TOOL", "SET", "ACCESS", "DECISION", "BYTES", "BUNDLE");
+                for (ToolInfo tool : tools) {
+                    total += tool.schemaBytes();
+                    out.printf("%-18s %-10s %-8s %-8s %7d  %s%s%n", tool.name(), tool.set().orElse("-"), tool.access(),
+                            tool.decision().id(), tool.schemaBytes(), tool.bundle(),
+                            tool.note().map(n -> "  (" + n + ")").orElse(""));
+                }
+                out.printf("%d tools, %,d schema bytes sent on every request%n", tools.size(), total);
+            }
+            return ExitCodes.OK;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.quiver.kernel;
+
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.Workspace;
+import java.util.function.Consumer;
+
+/** The {@link ToolContext} of one call. */
+final class CallContext implements ToolContext {
+
+    private final Workspace workspace;
+    private final Consumer<String> output;
+    private volatile boolean cancelled;
+
+    CallContext(Workspace workspace, Consumer<String> output) {
+        this.workspace = workspace;
+        this.output = output;
+    }
+
+    @Override
+    public Workspace workspace() {
+        return workspace;
+    }
+
+    @Override
+    public void stream(String text) {
+        if (text != null && !text.isEmpty()) {
+            try {
+                output.accept(text);
+            } catch (RuntimeException ignored) {
+                // a front end that cannot show output must not fail the tool
+            }
+        }
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    void cancel() {
+        cancelled = true;
+    }
+}

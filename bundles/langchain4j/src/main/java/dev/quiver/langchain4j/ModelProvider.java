@@ -1,0 +1,28 @@
+package dev.quiver.langchain4j;
+
+import dev.langchain4j.model.chat.ChatModel;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * A source of chat models, registered as a service by each provider bundle with the service property
+ * {@value #PROVIDER} naming the provider ({@code openai}, {@code anthropic}, {@code ollama}).
+ *
+ * <p>API keys are read by the provider from the environment and never passed through here, so they
+ * cannot end up in configuration, session files or logs.
+ */
+@ConsumerType
+public interface ModelProvider {
+
+    /** Service property: the provider's name, the part before the slash in {@code --model openai/NAME}. */
+    String PROVIDER = "quiver.model.provider";
+
+    /**
+     * Builds a chat model.
+     *
+     * @param settings the model name and where to reach it
+     * @return a model ready to take requests
+     * @throws IllegalArgumentException with a one-line message for the user when the settings cannot
+     *     work (a missing API key, a malformed base URL)
+     */
+    ChatModel chatModel(ModelSettings settings);
+}

@@ -1,0 +1,65 @@
+package dev.quiver.tools.core;
+
+import dev.quiver.api.Arguments;
+import dev.quiver.api.Subject;
+import dev.quiver.api.Tool;
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.ToolResult;
+import dev.quiver.api.ToolSpec;
+import dev.quiver.api.Workspace;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.osgi.service.component.annotations.Component;
+
+/** {@code edit_file}: replaces one exact occurrence of a text, or every one. */
+@Component(property = {Tool.NAME + "=edit_file", Tool.SET + "=core", Tool.ACCESS + "=write"})
+public class EditFileTool implements Tool {
+
+    private static final ToolSpec SPEC = new ToolSpec("edit_file",
+            "Replace exact text in a file. oldString must match byte for byte, indentation included, and occur "
+                    + "once unless replaceAll is set.",
+            """
+            {"type":"object","properties":{\
+            "path":{"type":"string"},\
+            "oldString":{"type":"string"},\
+            "newString":{"type":"string"},\
+            "replaceAll":{"type":"boolean","description":"Replace every occurrence"}},\
+            "required":["path","oldString","newString"]}""");
+
+    @Override
+    public ToolSpec spec() {
+        return SPEC;
+    }
+
+    @Override
+    public List<Subject> subjects(Arguments arguments) throws ToolException {
+        return List.of(Subject.path(arguments.string("path")));
+    }
+
+    @Override
+    public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+        Workspace workspace = context.workspace();
+        Path file = workspace.resolve(arguments.string("path"));
+        String name = workspace.relativize(file);
+        String oldString = arguments.string("oldString");
+        String newString = arguments.string("newString");
+        boolean replaceAll = arguments.bool("replaceAll", false);
+        if (oldString.isEmpty()) {
+            throw new ToolException("oldString is empty. To create or replace a whole file, use write_file.");
+        }
+        if (oldString.equals(newString)) {
+            throw new ToolException("oldString and newString are the same; there is nothing to change.");
+        }
+        Workspace.TextFile current = workspace.readText(file);
+        TextEdit.Result edit = TextEdit.replace(current.text(), oldString, newString, replaceAll, name);
+        try {
+            workspace.write(file, edit.text().getBytes(current.charset()));
+        } catch (IOException e) {
+            throw new ToolException("Cannot write " + name + ": " + e.getMessage(), e);
+        }
+        return ToolResult.of("Edited " + name + ": replaced " + edit.count()
+                + (edit.count() == 1 ? " occurrence" : " occurrences") + " (from line " + edit.firstLine() + ").");
+    }
+}

@@ -1,0 +1,77 @@
+package dev.quiver.tools.core;
+
+import dev.quiver.api.Arguments;
+import dev.quiver.api.Subject;
+import dev.quiver.api.Tool;
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.ToolResult;
+import dev.quiver.api.ToolSpec;
+import dev.quiver.api.Workspace;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.osgi.service.component.annotations.Component;
+
+/** {@code write_file}: creates a file or replaces all of it. */
+@Component(property = {Tool.NAME + "=write_file", Tool.SET + "=core", Tool.ACCESS + "=write"})
+public class WriteFileTool implements Tool {
+
+    /** A rewrite from at least this many lines to under a quarter of them is flagged. */
+    static final int COLLAPSE_MIN_LINES = 20;
+
+    private static final ToolSpec SPEC = new ToolSpec("write_file",
+            "Create a file or replace all of it. Creates parent directories.",
+            """
+            {"type":"object","properties":{\
+            "path":{"type":"string"},\
+            "content":{"type":"string","description":"The whole new content"}},\
+            "required":["path","content"]}""");
+
+    @Override
+    public ToolSpec spec() {
+        return SPEC;
+    }
+
+    @Override
+    public List<Subject> subjects(Arguments arguments) throws ToolException {
+        return List.of(Subject.path(arguments.string("path")));
+    }
+
+    @Override
+    public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+        Workspace workspace = context.workspace();
+        Path file = workspace.resolve(arguments.string("path"));
+        String content = arguments.string("content");
+        String name = workspace.relativize(file);
+        if (Files.isDirectory(file)) {
+            throw new ToolException(name + " is a directory; give a file path.");
+        }
+        boolean existed = Files.exists(file);
+        int oldLines = 0;
+        Charset charset = StandardCharsets.UTF_8;
+        if (existed) {
+            Workspace.TextFile old = workspace.readText(file);
+            oldLines = TextLines.split(old.text()).size();
+            charset = old.charset();
+        }
+        byte[] bytes = content.getBytes(charset);
+        try {
+            workspace.write(file, bytes);
+        } catch (IOException e) {
+            throw new ToolException("Cannot write " + name + ": " + e.getMessage(), e);
+        }
+        int newLines = TextLines.split(content).size();
+        StringBuilder result = new StringBuilder()
+                .append(existed ? "Replaced " : "Created ").append(name).append(" (").append(newLines)
+                .append(newLines == 1 ? " line, " : " lines, ").append(bytes.length).append(" bytes).");
+        if (existed && oldLines >= COLLAPSE_MIN_LINES && newLines * 4 < oldLines) {
+            result.append(" Note: it had ").append(oldLines).append(" lines and now has ").append(newLines)
+                    .append(". If you meant to change only part of it, restore it and use edit_file.");
+        }
+        return ToolResult.of(result.toString());
+    }
+}

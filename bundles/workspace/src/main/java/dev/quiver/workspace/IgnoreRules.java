@@ -1,0 +1,126 @@
+package dev.quiver.workspace;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.ignore.IgnoreNode;
+
+/**
+ * The ignore files that apply inside a workspace, evaluated as git evaluates them: the deepest
+ * directory's rules first, the last matching line of a file winning, {@code .git/info/exclude}
+ * after every {@code .gitignore}. The matching itself is JGit's.
+ *
+ * <p>When the workspace is a folder inside a repository, the ignore files between the repository's
+ * top and the workspace apply too, as they do for {@code git ls-files} run there.
+ */
+final class IgnoreRules {
+
+    static final String GITIGNORE = ".gitignore";
+    static final String QUIVERIGNORE = ".quiverignore";
+
+    private final Path base;
+    private final Optional<IgnoreNode> exclude;
+    private final Map<Path, List<IgnoreNode>> byDirectory = new ConcurrentHashMap<>();
+
+    private IgnoreRules(Path base, Optional<IgnoreNode> exclude) {
+        this.base = base;
+        this.exclude = exclude;
+    }
+
+    /** The rules for a workspace root, looking upwards for the repository it belongs to. */
+    static IgnoreRules forRoot(Path root) {
+        for (Path dir = root; dir != null; dir = dir.getParent()) {
+            Path dotGit = dir.resolve(".git");
+            if (Files.isDirectory(dotGit)) {
+                return new IgnoreRules(dir, parse(dotGit.resolve("info").resolve("exclude")));
+            }
+            if (Files.isRegularFile(dotGit)) {
+                return new IgnoreRules(dir, gitDirOfWorktree(dir, dotGit).flatMap(
+                        gitDir -> parse(gitDir.resolve("info").resolve("exclude"))));
+            }
+        }
+        return new IgnoreRules(root, Optional.empty());
+    }
+
+    /**
+     * Whether git would ignore this path, judged by the ignore files of its ancestors only.
+     * A walk calls this per entry and does not descend into ignored directories; on its own it also
+     * answers true for anything inside an ignored directory.
+     */
+    boolean isIgnored(Path path, boolean directory) {
+        if (!path.startsWith(base) || path.equals(base)) {
+            return false;
+        }
+        for (Path ancestor = path.getParent(); ancestor != null && ancestor.startsWith(base) && !ancestor.equals(base);
+                ancestor = ancestor.getParent()) {
+            if (matches(ancestor, true)) {
+                return true;
+            }
+        }
+        return matches(path, directory);
+    }
+
+    /** Only this entry's own rules, for a walk that already pruned ignored directories. */
+    boolean matches(Path path, boolean directory) {
+        for (Path dir = path.getParent(); dir != null && dir.startsWith(base); dir = dir.getParent()) {
+            String relative = slashes(dir.relativize(path));
+            for (IgnoreNode node : nodes(dir)) {
+                Boolean ignored = node.checkIgnored(relative, directory);
+                if (ignored != null) {
+                    return ignored;
+                }
+            }
+        }
+        if (exclude.isPresent()) {
+            Boolean ignored = exclude.get().checkIgnored(slashes(base.relativize(path)), directory);
+            return Boolean.TRUE.equals(ignored);
+        }
+        return false;
+    }
+
+    private List<IgnoreNode> nodes(Path dir) {
+        return byDirectory.computeIfAbsent(dir, d -> {
+            List<IgnoreNode> nodes = new ArrayList<>(2);
+            // .quiverignore is consulted first so that it wins over .gitignore in the same folder
+            parse(d.resolve(QUIVERIGNORE)).ifPresent(nodes::add);
+            parse(d.resolve(GITIGNORE)).ifPresent(nodes::add);
+            return List.copyOf(nodes);
+        });
+    }
+
+    private static Optional<IgnoreNode> parse(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        IgnoreNode node = new IgnoreNode();
+        try (InputStream in = Files.newInputStream(file)) {
+            node.parse(in);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return node.getRules().isEmpty() ? Optional.empty() : Optional.of(node);
+    }
+
+    private static Optional<Path> gitDirOfWorktree(Path dir, Path dotGitFile) {
+        try {
+            String line = Files.readString(dotGitFile).trim();
+            if (line.startsWith("gitdir:")) {
+                return Optional.of(dir.resolve(line.substring("gitdir:".length()).trim()).normalize());
+            }
+        } catch (IOException e) {
+            // an unreadable .git file means no exclude file; the .gitignore files still apply
+        }
+        return Optional.empty();
+    }
+
+    static String slashes(Path relative) {
+        String s = relative.toString();
+        return relative.getFileSystem().getSeparator().equals("/") ? s : s.replace(relative.getFileSystem().getSeparator(), "/");
+    }
+}

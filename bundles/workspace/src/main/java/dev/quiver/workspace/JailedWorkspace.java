@@ -1,0 +1,328 @@
+package dev.quiver.workspace;
+
+import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/** The {@link Workspace} implementation: a real root, a jail around it, and its ignore rules. */
+final class JailedWorkspace implements Workspace {
+
+    /** A NUL byte within this many leading bytes marks a file as binary, as git and grep judge it. */
+    static final int BINARY_PROBE_BYTES = 8192;
+    /** Whole-file reads stop here, so one call cannot take the host's memory. */
+    static final long MAX_TEXT_BYTES = 32L * 1024 * 1024;
+    private static final int MAX_LINK_HOPS = 40;
+
+    private final Path root;
+    private final IgnoreRules ignoreRules;
+
+    private JailedWorkspace(Path root) {
+        this.root = root;
+        this.ignoreRules = IgnoreRules.forRoot(root);
+    }
+
+    static JailedWorkspace open(Path root) throws IOException {
+        Path real = root.toAbsolutePath().toRealPath();
+        if (!Files.isDirectory(real)) {
+            throw new IOException("Workspace is not a directory: " + root);
+        }
+        return new JailedWorkspace(real);
+    }
+
+    @Override
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public Path resolve(String path) throws ToolException {
+        if (path == null || path.isBlank()) {
+            throw new ToolException("Path is empty. Give a path relative to the workspace root, such as src/Main.java.");
+        }
+        if (path.indexOf('\0') >= 0) {
+            throw new ToolException("Path contains a NUL character: " + printable(path));
+        }
+        Path candidate;
+        try {
+            candidate = root.resolve(path).normalize();
+        } catch (InvalidPathException e) {
+            throw new ToolException("Invalid path: " + printable(path) + " (" + e.getReason() + ").");
+        }
+        Path real = realPath(candidate, 0);
+        if (real == null || !real.startsWith(root)) {
+            throw new ToolException("Path escapes workspace: " + printable(path));
+        }
+        return real;
+    }
+
+    /**
+     * The real path of a possibly missing path: the real path of its longest existing prefix with
+     * the rest appended, following dangling links by hand. Null when the links loop.
+     */
+    private static Path realPath(Path path, int hops) {
+        if (hops > MAX_LINK_HOPS) {
+            return null;
+        }
+        Path existing = path;
+        List<Path> rest = new ArrayList<>();
+        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            rest.add(0, existing.getFileName());
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return path;
+        }
+        Path real;
+        try {
+            real = existing.toRealPath();
+        } catch (IOException e) {
+            // a dangling link (or a loop): follow its target by hand so a link out of the workspace is caught
+            try {
+                Path target = Files.readSymbolicLink(existing);
+                Path parent = existing.getParent();
+                Path next = (parent == null ? target : parent.resolve(target)).normalize();
+                real = realPath(next, hops + 1);
+                if (real == null) {
+                    return null;
+                }
+            } catch (IOException | UnsupportedOperationException notALink) {
+                return null;
+            }
+        }
+        for (Path part : rest) {
+            real = real.resolve(part.toString());
+        }
+        return real.normalize();
+    }
+
+    private static String printable(String path) {
+        String shown = path.replace("\0", "\\0");
+        return shown.length() > 300 ? shown.substring(0, 300) + "..." : shown;
+    }
+
+    @Override
+    public String relativize(Path path) {
+        Path relative = root.relativize(path.toAbsolutePath().normalize());
+        String text = IgnoreRules.slashes(relative);
+        return text.isEmpty() ? "." : text;
+    }
+
+    @Override
+    public boolean isIgnored(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        if (isDotGit(absolute)) {
+            return true;
+        }
+        return ignoreRules.isIgnored(absolute, Files.isDirectory(absolute, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    private boolean isDotGit(Path absolute) {
+        for (Path p = absolute; p != null && p.startsWith(root) && !p.equals(root); p = p.getParent()) {
+            if (p.getFileName().toString().equals(".git")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void walk(Path directory, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException {
+        Path start = directory.toAbsolutePath().normalize();
+        if (!Files.isDirectory(start)) {
+            throw new NoSuchFileException(start.toString(), null, "not a directory");
+        }
+        walk(start, 1, includeIgnored, maxDepth, visitor);
+    }
+
+    /** Returns false when the visitor asked to stop. */
+    private boolean walk(Path dir, int depth, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor)
+            throws IOException {
+        List<Path> children = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path child : stream) {
+                children.add(child);
+            }
+        } catch (IOException unreadable) {
+            // an unreadable folder is skipped, as git and ripgrep skip it
+            return true;
+        }
+        children.sort(null);
+        for (Path child : children) {
+            String name = child.getFileName().toString();
+            if (name.equals(".git")) {
+                continue;
+            }
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException vanished) {
+                continue;
+            }
+            Entry.Kind kind;
+            long size = 0;
+            if (attributes.isDirectory()) {
+                kind = Entry.Kind.DIRECTORY;
+            } else if (attributes.isRegularFile()) {
+                kind = Entry.Kind.FILE;
+                size = attributes.size();
+            } else if (attributes.isSymbolicLink()) {
+                if (Files.isDirectory(child)) {
+                    kind = Entry.Kind.LINKED_DIRECTORY;
+                } else if (Files.isRegularFile(child)) {
+                    kind = Entry.Kind.FILE;
+                    size = sizeOf(child);
+                } else {
+                    kind = Entry.Kind.OTHER;
+                }
+            } else {
+                kind = Entry.Kind.OTHER;
+            }
+            // a linked directory is a directory to ignore rules (so "dir/" rules apply) but is not descended
+            boolean directory = kind == Entry.Kind.DIRECTORY || kind == Entry.Kind.LINKED_DIRECTORY;
+            if (!includeIgnored && ignoreRules.matches(child, directory)) {
+                continue;
+            }
+            if (!visitor.test(new Entry(child, relativize(child), kind, size, depth))) {
+                return false;
+            }
+            if (kind == Entry.Kind.DIRECTORY && depth < maxDepth
+                    && !walk(child, depth + 1, includeIgnored, maxDepth, visitor)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public Predicate<String> globMatcher(String glob) throws ToolException {
+        return Globs.matcher(glob);
+    }
+
+    @Override
+    public TextFile readText(Path file) throws ToolException {
+        String shown = relativize(file);
+        if (Files.isDirectory(file)) {
+            throw new ToolException(shown + " is a directory, not a file. List it with glob or list_dir.");
+        }
+        if (!Files.exists(file)) {
+            throw new ToolException("No such file: " + shown);
+        }
+        byte[] bytes;
+        try {
+            long size = Files.size(file);
+            if (size > MAX_TEXT_BYTES) {
+                throw new ToolException(shown + " is " + (size / (1024 * 1024)) + " MB, more than the "
+                        + (MAX_TEXT_BYTES / (1024 * 1024)) + " MB a whole-file read takes. Search it with grep "
+                        + "or read parts of it with bash (head, sed -n).");
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new ToolException("Cannot read " + shown + ": " + e.getMessage(), e);
+        }
+        if (isBinary(bytes)) {
+            throw new ToolException(shown + " is a binary file (it has a NUL byte in its first 8 KB); "
+                    + "only text files can be read.");
+        }
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+            return new TextFile(text, StandardCharsets.UTF_8, bytes.length);
+        } catch (CharacterCodingException notUtf8) {
+            return new TextFile(new String(bytes, StandardCharsets.ISO_8859_1), StandardCharsets.ISO_8859_1, bytes.length);
+        }
+    }
+
+    static boolean isBinary(byte[] bytes) {
+        int probe = Math.min(bytes.length, BINARY_PROBE_BYTES);
+        for (int i = 0; i < probe; i++) {
+            if (bytes[i] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a file on disk looks binary, reading only its first 8 KB. */
+    static boolean isBinary(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return isBinary(in.readNBytes(BINARY_PROBE_BYTES));
+        }
+    }
+
+    @Override
+    public void write(Path file, byte[] content) throws IOException {
+        Path target = Files.isSymbolicLink(file) ? file.toRealPath() : file;
+        Path parent = target.getParent();
+        Files.createDirectories(parent);
+        Set<PosixFilePermission> permissions = null;
+        if (Files.exists(target)) {
+            PosixFileAttributeView view = Files.getFileAttributeView(target, PosixFileAttributeView.class);
+            if (view != null) {
+                permissions = view.readAttributes().permissions();
+            }
+        }
+        Path temporary = Files.createTempFile(parent, "." + target.getFileName() + ".", ".quiver-tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buffer = ByteBuffer.wrap(content);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            if (permissions != null) {
+                Files.setPosixFilePermissions(temporary, permissions);
+            } else {
+                applyDefaultPermissions(temporary);
+            }
+            try {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    /** Temporary files are created owner-only; a new file gets the usual rw-r--r-- instead. */
+    private static void applyDefaultPermissions(Path file) throws IOException {
+        if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
+            Files.setPosixFilePermissions(file, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+                    PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ));
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package dev.quiver.distribution;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.apache.felix.framework.Felix;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.framework.wiring.FrameworkWiring;
+
+/**
+ * Boots the Quiver host: a Felix framework with every bundle of {@code bundle/}, then hands the
+ * command line to the {@code quiver.main} service (the CLI bundle) and exits with its code.
+ *
+ * <p>The framework cache is a fresh temporary folder per process and bundles are installed by
+ * reference, so several Quiver processes can run side by side and start-up copies nothing.
+ */
+public final class Launcher {
+
+    private static final String MAIN_FILTER = "(&(objectClass=java.util.function.Function)(quiver.main=true))";
+    private static final String FILEINSTALL = "org.apache.felix.fileinstall";
+    private static final long MAIN_WAIT_MILLIS = 15_000;
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(home(), args);
+        } catch (Exception e) {
+            System.err.println("quiver: cannot start: " + e);
+            code = 1;
+        }
+        System.out.flush();
+        System.exit(code);
+    }
+
+    static int run(Path home, String[] args) throws IOException, BundleException, InterruptedException {
+        LogSetup.configure();
+        Path storage = Files.createTempDirectory("quiver-felix-");
+        Felix felix = new Felix(frameworkProperties(home, storage));
+        Thread stopper = new Thread(() -> stop(felix, storage), "quiver-shutdown");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        try {
+            felix.init();
+            BundleContext context = felix.getBundleContext();
+            List<Bundle> bundles = install(context, home.resolve("bundle"));
+            felix.start();
+            felix.adapt(FrameworkWiring.class).resolveBundles(null);
+            startAll(bundles);
+            Function<String[], Integer> main = awaitMain(context);
+            if (main == null) {
+                System.err.println("quiver: the command-line bundle did not start. " + diagnose(bundles));
+                return 1;
+            }
+            Integer code = main.apply(args);
+            return code == null ? 1 : code;
+        } finally {
+            stop(felix, storage);
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            } catch (IllegalStateException alreadyExiting) {
+                // the hook is running now; it does the same
+            }
+        }
+    }
+
+    private static Path home() throws URISyntaxException {
+        Path jar = Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return jar.getParent().getParent();
+    }
+
+    private static Map<String, Object> frameworkProperties(Path home, Path storage) throws IOException {
+        Properties file = new Properties();
+        Path conf = home.resolve("conf").resolve("config.properties");
+        if (Files.exists(conf)) {
+            try (InputStream in = Files.newInputStream(conf)) {
+                file.load(in);
+            }
+        }
+        Map<String, Object> properties = new HashMap<>();
+        for (String name : file.stringPropertyNames()) {
+            properties.put(name, file.getProperty(name).replace("${quiver.home}", home.toString()));
+        }
+        properties.put(Constants.FRAMEWORK_STORAGE, storage.toString());
+        properties.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
+        properties.put("felix.log.logger", new LogSetup.FelixLogger());
+        properties.put("quiver.home", home.toString());
+        return properties;
+    }
+
+    private static List<Bundle> install(BundleContext context, Path folder) throws IOException {
+        List<Path> jars;
+        try (Stream<Path> files = Files.list(folder)) {
+            jars = files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+        }
+        List<Bundle> bundles = new ArrayList<>();
+        for (Path jar : jars) {
+            try {
+                bundles.add(context.installBundle("reference:" + jar.toUri()));
+            } catch (BundleException e) {
+                System.err.println("quiver: cannot install " + jar.getFileName() + ": " + e.getMessage());
+            }
+        }
+        return bundles;
+    }
+
+    /** Starts every bundle; FileInstall last, so bundles from deploy/ arrive after the kernel's hooks. */
+    private static void startAll(List<Bundle> bundles) {
+        List<Bundle> ordered = new ArrayList<>(bundles);
+        ordered.sort(Comparator.comparing(b -> FILEINSTALL.equals(b.getSymbolicName())));
+        for (Bundle bundle : ordered) {
+            if ((bundle.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0) {
+                continue;
+            }
+            try {
+                bundle.start();
+            } catch (BundleException e) {
+                System.err.println("quiver: bundle " + bundle.getSymbolicName() + " did not start: " + e.getMessage());
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Function<String[], Integer> awaitMain(BundleContext context) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAIN_WAIT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            try {
+                ServiceReference<?>[] references = context.getServiceReferences((String) null, MAIN_FILTER);
+                if (references != null && references.length > 0) {
+                    Object service = context.getService(references[0]);
+                    if (service != null) {
+                        return (Function<String[], Integer>) service;
+                    }
+                }
+            } catch (org.osgi.framework.InvalidSyntaxException e) {
+                throw new IllegalStateException(e);
+            }
+            Thread.sleep(5);
+        }
+        return null;
+    }
+
+    private static String diagnose(List<Bundle> bundles) {
+        List<String> problems = new ArrayList<>();
+        for (Bundle bundle : bundles) {
+            boolean fragment = (bundle.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0;
+            if (!fragment && bundle.getState() != Bundle.ACTIVE) {
+                problems.add(bundle.getSymbolicName() + " is not active");
+            }
+        }
+        return problems.isEmpty() ? "See the log for the component that failed." : String.join("; ", problems) + ".";
+    }
+
+    private static void stop(Felix felix, Path storage) {
+        try {
+            if ((felix.getState() & (Bundle.ACTIVE | Bundle.STARTING | Bundle.STOPPING)) != 0) {
+                felix.stop();
+                FrameworkEvent event = felix.waitForStop(10_000);
+                if (event.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
+                    System.err.println("quiver: the framework did not stop within 10 s.");
+                }
+            }
+        } catch (BundleException | InterruptedException e) {
+            // exiting anyway
+        }
+        deleteTree(storage);
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // a leftover temporary file is harmless
+                }
+            });
+        } catch (IOException ignored) {
+            // a leftover temporary folder is harmless
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.quiver.distribution;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the assembled {@code bin/quiver} as a separate process, as a user or a script would. */
+final class QuiverProcess {
+
+    /**
+     * What a run printed and how it ended.
+     *
+     * @param exitCode the process's exit code
+     * @param stdout everything on standard output
+     * @param stderr everything on standard error
+     */
+    record Run(int exitCode, String stdout, String stderr) {
+    }
+
+    static Path distribution() {
+        return Path.of(System.getProperty("quiver.dist", "target/quiver")).toAbsolutePath();
+    }
+
+    /** Runs quiver in a workspace with a private HOME and state folder, feeding stdin. */
+    static Run run(Path workspace, Map<String, String> environment, String stdin, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(distribution().resolve("bin").resolve("quiver").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workspace.toFile());
+        Path home = Files.createDirectories(workspace.resolveSibling(workspace.getFileName() + "-home"));
+        builder.environment().put("HOME", home.toString());
+        builder.environment().put("XDG_CONFIG_HOME", home.resolve(".config").toString());
+        builder.environment().put("XDG_STATE_HOME", home.resolve(".state").toString());
+        builder.environment().remove("OPENAI_API_KEY");
+        builder.environment().remove("OPENAI_BASE_URL");
+        builder.environment().putAll(environment);
+        Path out = Files.createTempFile("quiver-out", ".txt");
+        Path err = Files.createTempFile("quiver-err", ".txt");
+        builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process process = builder.start();
+        try (var in = process.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("quiver " + String.join(" ", args) + " did not finish within 60 s");
+        }
+        Run run = new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+        Files.delete(out);
+        Files.delete(err);
+        return run;
+    }
+
+    static Run run(Path workspace, String... args) throws IOException, InterruptedException {
+        return run(workspace, Map.of(), "", args);
+    }
+
+    private QuiverProcess() {
+    }
+}
