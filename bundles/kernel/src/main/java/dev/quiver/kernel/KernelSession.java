@@ -87,8 +87,9 @@ final class KernelSession implements Session {
         return List.copyOf(sets);
     }
 
+    /** The tools of this step: the registry's snapshot less any whose spec cannot be sent. */
     private List<RegisteredTool> offered() {
-        return registry.snapshot();
+        return registry.snapshot().stream().filter(tool -> tool.spec().isPresent()).toList();
     }
 
     @Override

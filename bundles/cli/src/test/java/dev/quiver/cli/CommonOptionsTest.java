@@ -1,0 +1,26 @@
+package dev.quiver.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.host.SessionOptions;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class CommonOptionsTest {
+
+    @Test
+    void optionsAfterTheSubcommandWinAndTheRestComeFromBeforeIt() {
+        CommonOptions before = new CommonOptions();
+        new CommandLine(before).parseArgs("--yolo", "--model", "openai/a", "--workspace", "/tmp/w");
+        CommonOptions after = new CommonOptions();
+        new CommandLine(after).parseArgs("--model", "openai/b", "--base-url", "http://h/v1");
+        SessionOptions merged = after.over(before).session(false);
+        assertEquals(Optional.of("openai/b"), merged.model());
+        assertEquals(Optional.of("http://h/v1"), merged.baseUrl());
+        assertEquals(Path.of("/tmp/w"), merged.workspace());
+        assertTrue(merged.yolo());
+    }
+}

@@ -1,0 +1,202 @@
+package dev.quiver.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.Guard;
+import dev.quiver.api.Tool;
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.CallOutcome.Status;
+import dev.quiver.api.host.Decision;
+import dev.quiver.api.host.TurnListener;
+import dev.quiver.api.host.Verdict;
+import dev.quiver.workspace.WorkspaceFactoryComponent;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.ServiceRegistration;
+
+class CallChainTest {
+
+    @TempDir
+    Path workspace;
+
+    private Framework framework;
+    private ExecutorService workers;
+    private final List<Guard> guards = new ArrayList<>();
+    private final TestTools.Echo echo = new TestTools.Echo();
+
+    @BeforeEach
+    void start() throws Exception {
+        framework = new Framework();
+        workers = Executors.newCachedThreadPool();
+        framework.register(echo, "echo", "read");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        workers.shutdownNow();
+        framework.close();
+    }
+
+    private CallChain chain(boolean yolo, boolean interactive, Duration timeout) throws Exception {
+        return new CallChain(new WorkspaceFactoryComponent().open(workspace), new Permissions(), () -> guards,
+                workers, yolo, interactive, timeout);
+    }
+
+    private CallOutcome run(CallChain chain, String tool, String arguments) {
+        return chain.run(framework.registry.snapshot(), tool, arguments, new TurnListener() { });
+    }
+
+    @Test
+    void allowedCallRunsAndReturnsTheToolsText() throws Exception {
+        CallOutcome outcome = run(chain(false, false, Duration.ofSeconds(5)), "echo", "{\"text\":\"hi\"}");
+        assertEquals(Status.OK, outcome.status());
+        assertEquals("hi", outcome.output());
+        assertEquals(Decision.ALLOW, outcome.verdict().decision());
+        assertEquals("default", outcome.verdict().by());
+    }
+
+    @Test
+    void unknownToolIsAnErrorNamingWhatIsOffered() throws Exception {
+        CallOutcome outcome = run(chain(false, false, Duration.ofSeconds(5)), "nope", "{}");
+        assertEquals(Status.ERROR, outcome.status());
+        assertEquals("No tool named 'nope' is offered in this step. Offered: echo.", outcome.output());
+    }
+
+    @Test
+    void argumentsThatAreNotJsonOrBreakTheSchemaNeverReachTheTool() throws Exception {
+        CallChain chain = chain(false, false, Duration.ofSeconds(5));
+        CallOutcome notJson = run(chain, "echo", "{text: hi");
+        assertEquals(Status.ERROR, notJson.status());
+        assertTrue(notJson.output().startsWith("Arguments for echo are not valid JSON"), notJson.output());
+        CallOutcome array = run(chain, "echo", "[1]");
+        assertEquals("Arguments for echo must be a JSON object, got array.", array.output());
+        CallOutcome missing = run(chain, "echo", "{}");
+        assertEquals("Invalid arguments for echo: 'text' is required (a string).", missing.output());
+        assertEquals(0, echo.calls.get());
+    }
+
+    @Test
+    void guardRefusalDeniesBeforeTheToolAndYoloDoesNotReachIt() throws Exception {
+        guards.add(call -> call.subjects().get(0).value().contains("rm") ? Optional.of("rm is refused") : Optional.empty());
+        CallOutcome outcome = run(chain(true, false, Duration.ofSeconds(5)), "echo", "{\"text\":\"rm -rf\"}");
+        assertEquals(Status.DENIED, outcome.status());
+        assertEquals(new Verdict(Decision.DENY, "guard", "rm is refused"), outcome.verdict());
+        assertEquals(0, echo.calls.get());
+    }
+
+    @Test
+    void aGuardThatThrowsRefusesTheCall() throws Exception {
+        guards.add(call -> {
+            throw new IllegalStateException("broken guard");
+        });
+        CallOutcome outcome = run(chain(false, false, Duration.ofSeconds(5)), "echo", "{\"text\":\"a\"}");
+        assertEquals(Status.DENIED, outcome.status());
+        assertEquals("guard", outcome.verdict().by());
+        assertEquals(0, echo.calls.get());
+    }
+
+    @Test
+    void askWithoutAPersonIsDeniedAndYoloAllowsIt() throws Exception {
+        TestTools.Echo writer = new TestTools.Echo("write_echo");
+        framework.register(writer, "write_echo", "write");
+        CallOutcome headless = run(chain(false, false, Duration.ofSeconds(5)), "write_echo", "{\"text\":\"a\"}");
+        assertEquals(Status.DENIED, headless.status());
+        assertEquals("mode", headless.verdict().by());
+        assertTrue(headless.output().contains("--yolo"), headless.output());
+        assertEquals(0, writer.calls.get());
+
+        CallOutcome yolo = run(chain(true, false, Duration.ofSeconds(5)), "write_echo", "{\"text\":\"a\"}");
+        assertEquals(Status.OK, yolo.status());
+        assertEquals("mode", yolo.verdict().by());
+        assertEquals(1, writer.calls.get());
+    }
+
+    @Test
+    void interactiveApprovalShowsTheSubjectAndRunsOnlyWhenApproved() throws Exception {
+        TestTools.Echo writer = new TestTools.Echo("write_echo");
+        framework.register(writer, "write_echo", "write");
+        CallChain chain = chain(false, true, Duration.ofSeconds(5));
+        List<String> asked = new ArrayList<>();
+        TurnListener no = new TurnListener() {
+            @Override
+            public boolean approve(String tool, String subject, Verdict verdict) {
+                asked.add(tool + ":" + subject);
+                return false;
+            }
+        };
+        CallOutcome denied = chain.run(framework.registry.snapshot(), "write_echo", "{\"text\":\"abc\"}", no);
+        assertEquals(Status.DENIED, denied.status());
+        assertEquals("The user denied this call. Ask the user what to do instead.", denied.output());
+        assertEquals(List.of("write_echo:abc"), asked);
+        assertEquals(0, writer.calls.get());
+
+        CallOutcome approved = chain.run(framework.registry.snapshot(), "write_echo", "{\"text\":\"abc\"}",
+                new TurnListener() {
+                    @Override
+                    public boolean approve(String tool, String subject, Verdict verdict) {
+                        return true;
+                    }
+                });
+        assertEquals(Status.OK, approved.status());
+        assertEquals(1, writer.calls.get());
+    }
+
+    @Test
+    void aToolThatDoesNotReturnIsCancelledAtTheTimeout() throws Exception {
+        TestTools.Blocker blocker = new TestTools.Blocker();
+        framework.register(blocker, "block", "read");
+        CallOutcome outcome = run(chain(false, false, Duration.ofMillis(300)), "block", "{}");
+        assertEquals(Status.ERROR, outcome.status());
+        assertTrue(outcome.output().contains("did not return within") && outcome.output().contains("effects are unknown"),
+                outcome.output());
+        assertTrue(blocker.sawCancel, "the tool saw the cancellation");
+    }
+
+    @Test
+    void longResultsAreCapped() throws Exception {
+        CallOutcome outcome = run(chain(false, false, Duration.ofSeconds(5)), "echo", "{\"text\":\"ab\",\"times\":20000}");
+        assertEquals(Status.OK, outcome.status());
+        assertTrue(outcome.output().endsWith("... [truncated 10,000 chars]"));
+    }
+
+    @Test
+    void aToolWhoseServiceGoesAwayMidCallFailsSayingItWasUnloaded() throws Exception {
+        TestTools.Blocker blocker = new TestTools.Blocker();
+        blocker.failWith = new IllegalStateException("class loader closed");
+        ServiceRegistration<Tool> registration = framework.register(blocker, "block", "read");
+        CallChain chain = chain(false, false, Duration.ofSeconds(10));
+        List<RegisteredTool> snapshot = framework.registry.snapshot();
+        CompletableFuture<CallOutcome> call = CompletableFuture.supplyAsync(
+                () -> chain.run(snapshot, "block", "{}", new TurnListener() { }));
+        assertTrue(blocker.entered.await(5, TimeUnit.SECONDS));
+        framework.unregister(registration);
+        blocker.release.countDown();
+        CallOutcome outcome = call.get(5, TimeUnit.SECONDS);
+        assertEquals(Status.ERROR, outcome.status());
+        assertTrue(outcome.output().startsWith("Tool block was unloaded while this call ran"), outcome.output());
+
+        CallOutcome next = run(chain, "block", "{}");
+        assertEquals("No tool named 'block' is offered in this step. Offered: echo.", next.output());
+    }
+
+    @Test
+    void checkDecidesWithoutRunning() throws Exception {
+        CallChain chain = chain(false, false, Duration.ofSeconds(5));
+        Verdict verdict = chain.check(framework.registry.snapshot(), "echo", "{\"text\":\"a\"}");
+        assertEquals(Decision.ALLOW, verdict.decision());
+        assertEquals(Decision.ASK, chain.check(framework.registry.snapshot(), "missing", "{}").decision());
+        assertEquals(0, echo.calls.get());
+    }
+}

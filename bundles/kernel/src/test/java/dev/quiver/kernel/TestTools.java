@@ -1,0 +1,85 @@
+package dev.quiver.kernel;
+
+import dev.quiver.api.Arguments;
+import dev.quiver.api.Subject;
+import dev.quiver.api.Tool;
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.ToolResult;
+import dev.quiver.api.ToolSpec;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Small real tools for kernel tests: they do what their name says and count their calls. */
+final class TestTools {
+
+    private TestTools() {
+    }
+
+    /** Echoes its {@code text} argument; subject is the text. */
+    static final class Echo implements Tool {
+        final AtomicInteger calls = new AtomicInteger();
+        private final String name;
+
+        Echo() {
+            this("echo");
+        }
+
+        Echo(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec(name, "Echo text back.",
+                    "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"times\":{\"type\":\"integer\"}},"
+                            + "\"required\":[\"text\"]}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) throws ToolException {
+            return List.of(Subject.name(arguments.string("text")));
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            calls.incrementAndGet();
+            return ToolResult.of(arguments.string("text").repeat(arguments.integer("times", 1, 1, 1_000_000)));
+        }
+    }
+
+    /** Blocks until released or cancelled; reports whether it saw the cancellation. */
+    static final class Blocker implements Tool {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        volatile boolean sawCancel;
+        volatile RuntimeException failWith;
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("block", "Block.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) {
+            entered.countDown();
+            try {
+                while (!release.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    if (context.isCancelled()) {
+                        sawCancel = true;
+                        return ToolResult.of("cancelled");
+                    }
+                }
+            } catch (InterruptedException e) {
+                sawCancel = true;
+                Thread.currentThread().interrupt();
+                return ToolResult.of("interrupted");
+            }
+            if (failWith != null) {
+                throw failWith;
+            }
+            return ToolResult.of("released");
+        }
+    }
+}
