@@ -36,6 +36,15 @@ public interface Workspace {
     /** The path relative to the root, with {@code /} separators; {@code .} for the root itself. */
     String relativize(Path path);
 
+    /**
+     * Whether a file holds secrets by its name: {@code *.env}, {@code *.env.*} (but not
+     * {@code .env.example}, {@code .env.sample}, {@code .env.template}), {@code *.pem}, {@code *.key},
+     * {@code *.p12}, {@code *.pfx}, private SSH keys ({@code id_rsa}, {@code id_ed25519},
+     * {@code id_ecdsa}, {@code id_dsa}; not their {@code .pub}), {@code .netrc}, {@code .pgpass}.
+     * Reading such files is refused, grep skips them, and the sandbox masks them.
+     */
+    boolean isSecret(Path path);
+
     /** Whether the ignore files exclude this path (a file or directory inside the workspace). */
     boolean isIgnored(Path path);
 

@@ -21,6 +21,7 @@ final class OutputCapture {
             .onMalformedInput(CodingErrorAction.REPLACE)
             .onUnmappableCharacter(CodingErrorAction.REPLACE);
     private final Consumer<String> live;
+    private byte[] undecoded = new byte[0];
     private long total;
     private int tailStart;
     private int tailLength;
@@ -53,9 +54,20 @@ final class OutputCapture {
     }
 
     private void streamLive(byte[] buffer, int length) {
-        CharBuffer chars = CharBuffer.allocate(length + 1);
-        // a multi-byte character split across reads stays in the decoder until its end arrives
-        liveDecoder.decode(ByteBuffer.wrap(buffer, 0, length), chars, false);
+        ByteBuffer in;
+        if (undecoded.length == 0) {
+            in = ByteBuffer.wrap(buffer, 0, length);
+        } else {
+            byte[] joined = new byte[undecoded.length + length];
+            System.arraycopy(undecoded, 0, joined, 0, undecoded.length);
+            System.arraycopy(buffer, 0, joined, undecoded.length, length);
+            in = ByteBuffer.wrap(joined);
+        }
+        CharBuffer chars = CharBuffer.allocate(in.remaining() + 1);
+        liveDecoder.decode(in, chars, false);
+        // the decoder leaves the bytes of a character split across reads in the input: keep them for the next read
+        undecoded = new byte[in.remaining()];
+        in.get(undecoded);
         chars.flip();
         if (chars.hasRemaining()) {
             try {

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jgit.ignore.IgnoreNode;
 
 /**
@@ -26,7 +28,13 @@ final class IgnoreRules {
 
     private final Path base;
     private final Optional<IgnoreNode> exclude;
-    private final Map<Path, List<IgnoreNode>> byDirectory = new ConcurrentHashMap<>();
+    private final Map<Path, Cached> byDirectory = new ConcurrentHashMap<>();
+    /** Bumped by every walk and standalone check, so ignore files are re-read when they changed since. */
+    private final AtomicLong generation = new AtomicLong();
+
+    /** A folder's parsed ignore files, with what they looked like on disk when parsed. */
+    private record Cached(List<IgnoreNode> nodes, String stamp, long checked) {
+    }
 
     private IgnoreRules(Path base, Optional<IgnoreNode> exclude) {
         this.base = base;
@@ -84,14 +92,38 @@ final class IgnoreRules {
         return false;
     }
 
+    /** Starts a new walk or check: ignore files edited since the last one are read again. */
+    void refresh() {
+        generation.incrementAndGet();
+    }
+
     private List<IgnoreNode> nodes(Path dir) {
-        return byDirectory.computeIfAbsent(dir, d -> {
-            List<IgnoreNode> nodes = new ArrayList<>(2);
-            // .quiverignore is consulted first so that it wins over .gitignore in the same folder
-            parse(d.resolve(QUIVERIGNORE)).ifPresent(nodes::add);
-            parse(d.resolve(GITIGNORE)).ifPresent(nodes::add);
-            return List.copyOf(nodes);
-        });
+        long now = generation.get();
+        Cached cached = byDirectory.get(dir);
+        if (cached != null && cached.checked() == now) {
+            return cached.nodes();
+        }
+        String stamp = stamp(dir.resolve(QUIVERIGNORE)) + "|" + stamp(dir.resolve(GITIGNORE));
+        if (cached != null && cached.stamp().equals(stamp)) {
+            byDirectory.put(dir, new Cached(cached.nodes(), stamp, now));
+            return cached.nodes();
+        }
+        List<IgnoreNode> nodes = new ArrayList<>(2);
+        // .quiverignore is consulted first so that it wins over .gitignore in the same folder
+        parse(dir.resolve(QUIVERIGNORE)).ifPresent(nodes::add);
+        parse(dir.resolve(GITIGNORE)).ifPresent(nodes::add);
+        List<IgnoreNode> parsed = List.copyOf(nodes);
+        byDirectory.put(dir, new Cached(parsed, stamp, now));
+        return parsed;
+    }
+
+    private static String stamp(Path file) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            return attributes.lastModifiedTime().toMillis() + ":" + attributes.size();
+        } catch (IOException missing) {
+            return "-";
+        }
     }
 
     private static Optional<IgnoreNode> parse(Path file) {

@@ -130,11 +130,17 @@ final class JailedWorkspace implements Workspace {
     }
 
     @Override
+    public boolean isSecret(Path path) {
+        return Secrets.isSecret(path);
+    }
+
+    @Override
     public boolean isIgnored(Path path) {
         Path absolute = path.toAbsolutePath().normalize();
         if (isDotGit(absolute)) {
             return true;
         }
+        ignoreRules.refresh();
         return ignoreRules.isIgnored(absolute, Files.isDirectory(absolute, LinkOption.NOFOLLOW_LINKS));
     }
 
@@ -153,6 +159,7 @@ final class JailedWorkspace implements Workspace {
         if (!Files.isDirectory(start)) {
             throw new NoSuchFileException(start.toString(), null, "not a directory");
         }
+        ignoreRules.refresh();
         walk(start, 1, includeIgnored, maxDepth, visitor);
     }
 
@@ -236,6 +243,10 @@ final class JailedWorkspace implements Workspace {
         }
         if (!Files.exists(file)) {
             throw new ToolException("No such file: " + shown);
+        }
+        if (!Files.isRegularFile(file)) {
+            // a named pipe or a device would block the read or never end
+            throw new ToolException(shown + " is not a regular file (a pipe, socket or device); it cannot be read.");
         }
         byte[] bytes;
         try {

@@ -54,8 +54,9 @@ public class EditFileTool implements Tool {
         }
         Workspace.TextFile current = workspace.readText(file);
         TextEdit.Result edit = TextEdit.replace(current.text(), oldString, newString, replaceAll, name);
+        byte[] bytes = TextEdit.encode(edit.text(), current.charset(), name);
         try {
-            workspace.write(file, edit.text().getBytes(current.charset()));
+            workspace.write(file, bytes);
         } catch (IOException e) {
             throw new ToolException("Cannot write " + name + ": " + e.getMessage(), e);
         }

@@ -1,6 +1,8 @@
 package dev.quiver.tools.core;
 
 import dev.quiver.api.ToolException;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
 import java.util.List;
 
 /** Exact-match replacement in a text, keeping its line endings, with errors a model can act on. */
@@ -34,6 +36,12 @@ final class TextEdit {
             replacement = toCrlf(newString);
         }
         int first = text.indexOf(search);
+        if (first < 0 && !search.equals(oldString)) {
+            // a file with mixed line endings: the text may be there exactly as the model wrote it
+            search = oldString;
+            replacement = newString;
+            first = text.indexOf(search);
+        }
         if (first < 0) {
             throw new ToolException("oldString not found in " + name + ". " + closestRegion(text, oldString));
         }
@@ -48,6 +56,25 @@ final class TextEdit {
         String result = replaceAll ? text.replace(search, replacement)
                 : text.substring(0, first) + replacement + text.substring(first + search.length());
         return new Result(result, replaceAll ? count : 1, lineOf(text, first));
+    }
+
+    /**
+     * The text in the file's charset. A file read as ISO-8859-1 cannot hold every character; writing
+     * one anyway would silently turn it into {@code ?}, so that is refused instead.
+     */
+    static byte[] encode(String text, Charset charset, String name) throws ToolException {
+        CharsetEncoder encoder = charset.newEncoder();
+        if (!encoder.canEncode(text)) {
+            String example = text.codePoints()
+                    .mapToObj(Character::toString)
+                    .filter(c -> !encoder.canEncode(c))
+                    .findFirst()
+                    .orElse("?");
+            throw new ToolException(name + " is not UTF-8, so it is kept in " + charset.name() + ", which cannot hold '"
+                    + example + "' (U+" + String.format("%04X", example.codePointAt(0)) + "). Use only characters "
+                    + charset.name() + " has, or convert the file to UTF-8 first (for example with iconv in bash).");
+        }
+        return text.getBytes(charset);
     }
 
     private static String toCrlf(String s) {

@@ -54,11 +54,15 @@ public class WriteFileTool implements Tool {
         int oldLines = 0;
         Charset charset = StandardCharsets.UTF_8;
         if (existed) {
-            Workspace.TextFile old = workspace.readText(file);
-            oldLines = TextLines.split(old.text()).size();
-            charset = old.charset();
+            try {
+                Workspace.TextFile old = workspace.readText(file);
+                oldLines = TextLines.split(old.text()).size();
+                charset = old.charset();
+            } catch (ToolException binaryOrHuge) {
+                // a binary or very large file is simply replaced; there are no lines to compare
+            }
         }
-        byte[] bytes = content.getBytes(charset);
+        byte[] bytes = TextEdit.encode(content, charset, name);
         try {
             workspace.write(file, bytes);
         } catch (IOException e) {

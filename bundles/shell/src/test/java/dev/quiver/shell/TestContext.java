@@ -1,0 +1,62 @@
+package dev.quiver.shell;
+
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.Workspace;
+import dev.quiver.workspace.WorkspaceFactoryComponent;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A real workspace, streamed text collected (or only counted, for huge output), and a cancel flag. */
+final class TestContext implements ToolContext {
+
+    private final Workspace workspace;
+    private final boolean keepStreamedText;
+    private final StringBuilder streamed = new StringBuilder();
+    private final AtomicLong streamedChars = new AtomicLong();
+    final AtomicBoolean cancelled = new AtomicBoolean();
+
+    private TestContext(Workspace workspace, boolean keepStreamedText) {
+        this.workspace = workspace;
+        this.keepStreamedText = keepStreamedText;
+    }
+
+    static TestContext in(Path directory) throws IOException {
+        return new TestContext(new WorkspaceFactoryComponent().open(directory), true);
+    }
+
+    static TestContext countingOnly(Path directory) throws IOException {
+        return new TestContext(new WorkspaceFactoryComponent().open(directory), false);
+    }
+
+    @Override
+    public Workspace workspace() {
+        return workspace;
+    }
+
+    @Override
+    public void stream(String text) {
+        streamedChars.addAndGet(text.length());
+        if (keepStreamedText) {
+            synchronized (streamed) {
+                streamed.append(text);
+            }
+        }
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled.get();
+    }
+
+    String streamed() {
+        synchronized (streamed) {
+            return streamed.toString();
+        }
+    }
+
+    long streamedChars() {
+        return streamedChars.get();
+    }
+}

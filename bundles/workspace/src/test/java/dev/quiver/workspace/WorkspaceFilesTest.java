@@ -1,0 +1,218 @@
+package dev.quiver.workspace;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace.TextFile;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkspaceFilesTest {
+
+    @TempDir
+    Path dir;
+
+    JailedWorkspace workspace;
+    Path root;
+
+    @BeforeEach
+    void open() throws IOException {
+        workspace = JailedWorkspace.open(dir);
+        root = workspace.root();
+    }
+
+    private static List<String> names(Path directory) throws IOException {
+        try (Stream<Path> list = Files.list(directory)) {
+            return list.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void nulByteInTheFirst8KbMarksAFileBinaryAndRefusesIt() throws IOException {
+        byte[] bytes = new byte[8192];
+        Arrays.fill(bytes, (byte) 'a');
+        bytes[8191] = 0;
+        Files.write(root.resolve("image.png"), bytes);
+        ToolException error = assertThrows(ToolException.class, () -> workspace.readText(root.resolve("image.png")));
+        assertEquals("image.png is a binary file (it has a NUL byte in its first 8 KB); only text files can be read.",
+                error.getMessage());
+    }
+
+    @Test
+    void nulByteAfterTheFirst8KbDoesNotMakeAFileBinary() throws IOException, ToolException {
+        byte[] bytes = new byte[8193];
+        Arrays.fill(bytes, (byte) 'b');
+        bytes[8192] = 0;
+        Files.write(root.resolve("late-nul.txt"), bytes);
+        TextFile text = workspace.readText(root.resolve("late-nul.txt"));
+        assertEquals(8193, text.text().length());
+        assertEquals('\0', text.text().charAt(8192));
+        assertEquals(8193, text.bytes());
+    }
+
+    @Test
+    void validUtf8IsReadAsUtf8() throws IOException, ToolException {
+        String content = "h\u00e9llo \u20ac \u4e16\u754c\n";
+        Files.writeString(root.resolve("u.txt"), content, StandardCharsets.UTF_8);
+        TextFile text = workspace.readText(root.resolve("u.txt"));
+        assertEquals(content, text.text());
+        assertEquals(StandardCharsets.UTF_8, text.charset());
+        assertEquals(content.getBytes(StandardCharsets.UTF_8).length, text.bytes());
+    }
+
+    @Test
+    void invalidUtf8IsReadAsLatin1SoEveryByteRoundTrips() throws IOException, ToolException {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        all.writeBytes("caf\u00e9 is Latin-1 here: ".getBytes(StandardCharsets.ISO_8859_1));
+        for (int b = 1; b < 256; b++) {
+            all.write(b);
+        }
+        byte[] bytes = all.toByteArray();
+        Files.write(root.resolve("legacy.txt"), bytes);
+        TextFile text = workspace.readText(root.resolve("legacy.txt"));
+        assertEquals(StandardCharsets.ISO_8859_1, text.charset());
+        assertTrue(text.text().startsWith("caf\u00e9 is Latin-1 here: "), text.text());
+        assertArrayEquals(bytes, text.text().getBytes(text.charset()));
+
+        workspace.write(root.resolve("legacy.txt"), text.text().getBytes(text.charset()));
+        assertArrayEquals(bytes, Files.readAllBytes(root.resolve("legacy.txt")));
+    }
+
+    @Test
+    void readingADirectoryOrAMissingFileExplainsWhatIsWrong() throws IOException {
+        Files.createDirectories(root.resolve("src"));
+        assertTrue(assertThrows(ToolException.class, () -> workspace.readText(root.resolve("src")))
+                .getMessage().startsWith("src is a directory"));
+        assertEquals("No such file: src/Missing.java",
+                assertThrows(ToolException.class, () -> workspace.readText(root.resolve("src/Missing.java")))
+                        .getMessage());
+    }
+
+    @Test
+    void isBinaryProbeReadsOnlyTheStartOfAFile() throws IOException {
+        byte[] bytes = new byte[20000];
+        Arrays.fill(bytes, (byte) 'x');
+        bytes[15000] = 0;
+        Files.write(root.resolve("late.bin"), bytes);
+        bytes[100] = 0;
+        Files.write(root.resolve("early.bin"), bytes);
+        assertEquals(false, JailedWorkspace.isBinary(root.resolve("late.bin")));
+        assertEquals(true, JailedWorkspace.isBinary(root.resolve("early.bin")));
+    }
+
+    @Test
+    void writeKeepsTheExecutablePermissionsOfTheReplacedFile() throws IOException {
+        Path script = root.resolve("run.sh");
+        Files.writeString(script, "#!/bin/sh\necho old\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        workspace.write(script, "#!/bin/sh\necho new\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals("#!/bin/sh\necho new\n", Files.readString(script));
+        assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(script)));
+    }
+
+    @Test
+    void writeKeepsRestrictivePermissionsOfTheReplacedFile() throws IOException {
+        Path secret = root.resolve("private.conf");
+        Files.writeString(secret, "TOKEN=1\n");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+        workspace.write(secret, "TOKEN=2\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)));
+    }
+
+    @Test
+    void newFileGetsTheUsualPermissionsNotTheTemporaryFilesOwnerOnlyOnes() throws IOException {
+        Path created = root.resolve("new.txt");
+        workspace.write(created, "hello\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(created)));
+    }
+
+    @Test
+    void writeCreatesMissingParentDirectories() throws IOException {
+        Path deep = root.resolve("a/b/c/deep.txt");
+        workspace.write(deep, "deep\n".getBytes(StandardCharsets.UTF_8));
+        assertEquals("deep\n", Files.readString(deep));
+    }
+
+    @Test
+    void writeLeavesNoTemporaryFilesBehind() throws IOException {
+        Files.writeString(root.resolve("keep.txt"), "old");
+        workspace.write(root.resolve("keep.txt"), "new".getBytes(StandardCharsets.UTF_8));
+        workspace.write(root.resolve("made.txt"), "made".getBytes(StandardCharsets.UTF_8));
+        workspace.write(root.resolve("sub/inner.txt"), "inner".getBytes(StandardCharsets.UTF_8));
+        assertEquals(List.of("keep.txt", "made.txt", "sub"), names(root));
+        assertEquals(List.of("inner.txt"), names(root.resolve("sub")));
+    }
+
+    @Test
+    void replacingAFileSwapsInANewFileSoAnOpenReaderKeepsTheOldContent() throws IOException {
+        Path file = root.resolve("data.txt");
+        String old = "old line\n".repeat(1000);
+        Files.writeString(file, old);
+        Object inodeBefore = Files.getAttribute(file, "unix:ino");
+        try (InputStream reader = Files.newInputStream(file)) {
+            workspace.write(file, "new\n".getBytes(StandardCharsets.UTF_8));
+            // an in-place rewrite would truncate what the reader sees; a rename leaves it the old file
+            assertEquals(old, new String(reader.readAllBytes(), StandardCharsets.UTF_8));
+        }
+        assertEquals("new\n", Files.readString(file));
+        assertTrue(!inodeBefore.equals(Files.getAttribute(file, "unix:ino")), "the file was replaced, not rewritten");
+    }
+
+    @Test
+    void writingThroughASymlinkReplacesTheTargetAndKeepsTheLink() throws IOException {
+        Path target = root.resolve("real.txt");
+        Files.writeString(target, "old");
+        Path link = Files.createSymbolicLink(root.resolve("link.txt"), target);
+        workspace.write(link, "new".getBytes(StandardCharsets.UTF_8));
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("new", Files.readString(target));
+    }
+
+    @Test
+    void writeStoresTheExactBytes() throws IOException {
+        byte[] bytes = new byte[256];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+        workspace.write(root.resolve("all.bin"), bytes);
+        assertArrayEquals(bytes, Files.readAllBytes(root.resolve("all.bin")));
+        workspace.write(root.resolve("all.bin"), new byte[0]);
+        assertEquals(0, Files.size(root.resolve("all.bin")));
+    }
+
+    @Test
+    void aNamedPipeIsRefusedInsteadOfBlockingTheRead() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mkfifo.waitFor());
+        ToolException error = assertThrows(ToolException.class, () -> workspace.readText(fifo));
+        assertEquals("pipe is not a regular file (a pipe, socket or device); it cannot be read.", error.getMessage());
+    }
+
+    @Test
+    void secretFileNamesAreRecognisedAndTemplatesAreNot() {
+        for (String name : List.of(".env", "prod.env", ".env.local", ".ENV", "server.pem", "tls.key", "a.p12", "b.pfx",
+                "id_rsa", "id_ed25519", "id_ecdsa", ".netrc", ".pgpass")) {
+            assertTrue(workspace.isSecret(dir.resolve("sub").resolve(name)), name);
+        }
+        for (String name : List.of(".env.example", ".env.sample", ".env.template", "id_rsa.pub", "environment.ts",
+                ".envrc", "keys.txt", "README.md")) {
+            assertFalse(workspace.isSecret(dir.resolve(name)), name);
+        }
+    }
+}
