@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CommandLineEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> CORE = List.of("bash", "edit_file", "glob", "grep", "read_file", "write_file");
 
     @TempDir
     Path temp;
@@ -38,20 +39,25 @@ class CommandLineEndToEndTest {
     }
 
     @Test
-    void toolsJsonListsTheSixCoreToolsAndNothingElseOnStdout() throws Exception {
+    void toolsJsonListsTheSixCoreToolsWithTheirFieldsAndNothingElseOnStdout() throws Exception {
         Run run = QuiverProcess.run(workspace(), "tools", "--json");
         assertEquals(0, run.exitCode(), run.stderr());
         JsonNode tools = JSON.readTree(run.stdout());
-        List<String> names = new ArrayList<>();
+        List<String> core = new ArrayList<>();
+        List<String> all = new ArrayList<>();
         for (JsonNode tool : tools) {
-            names.add(tool.get("name").asText());
-            assertEquals("core", tool.get("set").asText());
-            assertEquals("dev.quiver.tools.core", tool.get("bundle").asText());
+            all.add(tool.get("name").asText());
             assertTrue(tool.get("schema_bytes").asInt() > 50, tool.toString());
             assertTrue(List.of("allow", "ask").contains(tool.get("decision").asText()));
+            assertTrue(tool.has("access") && tool.has("bundle") && tool.has("set"), tool.toString());
+            if ("core".equals(tool.get("set").asText())) {
+                core.add(tool.get("name").asText());
+                assertTrue(tool.get("bundle").asText().equals("dev.quiver.tools.core"), tool.toString());
+            }
         }
-        assertEquals(List.of("bash", "edit_file", "glob", "grep", "read_file", "write_file"), names);
-        assertTrue(run.stderr().contains("quiver ") && run.stderr().contains("tools core"), run.stderr());
+        assertTrue(core.containsAll(CORE), core.toString());
+        assertEquals(all.stream().sorted().toList(), all, "sorted by name");
+        assertTrue(run.stderr().contains("quiver ") && run.stderr().contains("core"), run.stderr());
     }
 
     @Test
@@ -125,7 +131,7 @@ class CommandLineEndToEndTest {
             assertEquals("test", first.get("model").asText());
             List<String> offered = new ArrayList<>();
             first.get("tools").forEach(t -> offered.add(t.get("function").get("name").asText()));
-            assertEquals(List.of("bash", "edit_file", "glob", "grep", "read_file", "write_file"), offered);
+            assertTrue(offered.containsAll(CORE), offered.toString());
             assertEquals("system", first.get("messages").get(0).get("role").asText());
             assertTrue(first.get("messages").get(0).get("content").asText().contains("read_file"));
 
@@ -146,6 +152,46 @@ class CommandLineEndToEndTest {
         assertEquals(1, run.exitCode());
         assertTrue(run.stderr().contains("--model openai/NAME") && run.stderr().contains("--base-url"), run.stderr());
         assertFalse(run.stderr().contains("Exception"), run.stderr());
+    }
+
+    @Test
+    void checkFollowsTheWorkspaceRulesTheGuardAndTheSecretsAndNamesWhatDecided() throws Exception {
+        Path workspace = workspace();
+        Files.createDirectories(workspace.resolve(".quiver"));
+        Path config = Files.writeString(workspace.resolve(".quiver/config.json"),
+                "{\"permission\":{\"bash\":{\"*\":\"ask\",\"git *\":\"allow\",\"make *\":\"nope\"}}}");
+        String input = """
+                {"tool":"bash","args":{"command":"git status --porcelain"}}
+                {"tool":"bash","args":{"command":"git status && rm -rf src"}}
+                {"tool":"bash","args":{"command":"git log | sh -c 'cat .env'"}}
+                {"tool":"bash","args":{"command":"git status && make"}}
+                {"tool":"read_file","args":{"path":"deploy/.env"}}
+                """;
+        Run run = QuiverProcess.run(workspace, Map.of(), input, "check", "--batch", "-");
+        assertEquals(0, run.exitCode(), run.stderr());
+        List<JsonNode> lines = jsonLines(run.stdout());
+        assertEquals("allow", lines.get(0).get("decision").asText());
+        assertEquals("rule", lines.get(0).get("by").asText());
+        assertTrue(lines.get(0).get("reason").asText().contains("\"git *\"")
+                && lines.get(0).get("reason").asText().contains(config.toRealPath().toString()), lines.get(0).toString());
+        assertEquals("deny", lines.get(1).get("decision").asText());
+        assertEquals("guard", lines.get(1).get("by").asText());
+        assertEquals("deny", lines.get(2).get("decision").asText());
+        assertEquals("secret", lines.get(2).get("by").asText());
+        assertEquals("ask", lines.get(3).get("decision").asText());
+        assertEquals("secret", lines.get(4).get("by").asText());
+        assertTrue(run.stderr().contains("unknown decision \"nope\""), "the bad rule is reported: " + run.stderr());
+    }
+
+    @Test
+    void aMalformedConfigIsReportedAndQuiverStillStartsWithTheDefaults() throws Exception {
+        Path workspace = workspace();
+        Files.createDirectories(workspace.resolve(".quiver"));
+        Files.writeString(workspace.resolve(".quiver/config.json"), "{\"permission\": {\"bash\": ");
+        Run run = QuiverProcess.run(workspace, "check", "read_file", "{\"path\":\"README.md\"}");
+        assertEquals(0, run.exitCode(), run.stderr());
+        assertEquals("allow", JSON.readTree(run.stdout()).get("decision").asText());
+        assertTrue(run.stderr().contains(".quiver/config.json") && run.stderr().contains("not valid JSON"), run.stderr());
     }
 
     private static List<JsonNode> jsonLines(String text) throws Exception {

@@ -10,6 +10,13 @@ public interface ToolContext {
     Workspace workspace();
 
     /**
+     * A top-level key of the user's configuration (such as {@code "shell"}), parsed from JSON into
+     * maps, lists, strings, numbers and booleans; empty when no config file sets it. A tool reads its
+     * own settings here and reports a bad value in its result rather than failing silently.
+     */
+    java.util.Optional<Object> config(String key);
+
+    /**
      * Streams output to the front end while the call runs (the terminal shows it live;
      * headless and MCP front ends ignore it). It is not part of the result.
      */

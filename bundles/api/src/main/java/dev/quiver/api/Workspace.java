@@ -22,6 +22,12 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface Workspace {
 
+    /**
+     * The session's record of the files the model has read, for the read-before-write rule. A
+     * workspace is opened once per session, so this record is the session's.
+     */
+    FileReads reads();
+
     /** The workspace root, as a real path. */
     Path root();
 

@@ -20,6 +20,9 @@ final class CommonOptions {
     @Option(names = "--yolo", description = "Asks become allows; guards and deny rules still refuse")
     boolean yolo;
 
+    @Option(names = "--read-only", description = "Offer only read and state tools")
+    boolean readOnly;
+
     @Option(names = "--model", paramLabel = "PROVIDER/MODEL", description = "Model to use, e.g. openai/gpt-4.1")
     String model;
 
@@ -32,6 +35,7 @@ final class CommonOptions {
         merged.workspace = workspace != null ? workspace : parent.workspace;
         merged.config = config != null ? config : parent.config;
         merged.yolo = yolo || parent.yolo;
+        merged.readOnly = readOnly || parent.readOnly;
         merged.model = model != null ? model : parent.model;
         merged.baseUrl = baseUrl != null ? baseUrl : parent.baseUrl;
         return merged;
@@ -39,7 +43,7 @@ final class CommonOptions {
 
     SessionOptions session(boolean interactive) {
         Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
-        return new SessionOptions(root, Optional.ofNullable(config), yolo, interactive,
+        return new SessionOptions(root, Optional.ofNullable(config), yolo, interactive, readOnly,
                 Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()));
     }
 }

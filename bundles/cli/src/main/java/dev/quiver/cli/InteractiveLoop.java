@@ -1,11 +1,12 @@
 package dev.quiver.cli;
 
+import dev.quiver.api.host.Approval;
+import dev.quiver.api.host.ApprovalRequest;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.Session;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
-import dev.quiver.api.host.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
 
@@ -73,17 +74,25 @@ final class InteractiveLoop {
         }
 
         @Override
-        public boolean approve(String tool, String subject, Verdict verdict) {
+        public Approval approve(ApprovalRequest request) {
             PrintStream out = terminal.out();
-            out.println(tool + " wants to run");
-            out.println(subject);
-            out.print("y allow once | n deny: ");
+            out.println(request.tool() + " wants to run");
+            out.println(request.subject());
+            out.println("(" + request.verdict().reason() + ")");
+            out.print(ApprovalPrompt.choices(request) + ": ");
             out.flush();
             try {
                 String answer = terminal.in().readLine();
-                return answer != null && answer.strip().equalsIgnoreCase("y");
+                Approval approval = ApprovalPrompt.parse(answer, request);
+                if (approval.choice() == Approval.Choice.DENY) {
+                    out.print("What should it do instead? (enter to skip): ");
+                    out.flush();
+                    String instead = terminal.in().readLine();
+                    return Approval.deny(instead == null ? "" : instead.strip());
+                }
+                return approval;
             } catch (IOException e) {
-                return false;
+                return Approval.deny("");
             }
         }
     }

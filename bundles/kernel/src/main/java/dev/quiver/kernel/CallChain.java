@@ -1,5 +1,6 @@
 package dev.quiver.kernel;
 
+import dev.quiver.api.Access;
 import dev.quiver.api.Arguments;
 import dev.quiver.api.Guard;
 import dev.quiver.api.Subject;
@@ -8,16 +9,27 @@ import dev.quiver.api.ToolCall;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.ToolResult;
 import dev.quiver.api.Workspace;
+import dev.quiver.api.host.Approval;
+import dev.quiver.api.host.ApprovalRequest;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.CallOutcome.Status;
 import dev.quiver.api.host.Decision;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.Verdict;
+import dev.quiver.kernel.permission.AuditLog;
+import dev.quiver.kernel.permission.Decided;
+import dev.quiver.kernel.permission.Grants;
+import dev.quiver.kernel.permission.PermissionEngine;
+import dev.quiver.kernel.shell.CommandGuard;
+import dev.quiver.kernel.shell.ParsedCommand;
+import dev.quiver.kernel.shell.ShellParser;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -30,53 +42,82 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call's path: look the tool up in the step's snapshot, check the arguments, ask the guards,
- * decide, get approval, run the tool on a worker thread with a timeout, cap the result.
- * A refused call never reaches the tool.
+ * One call's path: look the tool up in the step's snapshot, check the arguments, then
+ * guard → rules → repeat rule → approval, run the tool on a worker thread with a timeout, cap the
+ * result. A refused call never reaches the tool. Every decision on a call goes to the audit log.
  */
 final class CallChain {
 
     private static final Logger LOG = LoggerFactory.getLogger(CallChain.class);
     static final String BY_GUARD = "guard";
     static final String BY_MODE = "mode";
+    static final String BY_REPEAT = "repeat";
+    static final String BY_USER = "user";
+    /** The third identical call in one turn asks even when allowed: a model repeating itself is stuck. */
+    static final int REPEAT_LIMIT = 3;
     /** How long a cancelled tool gets to return before the call is reported without it. */
     private static final long CANCEL_GRACE_MILLIS = 2000;
 
+    /** How a session treats asks. */
+    record Modes(boolean yolo, boolean interactive, boolean readOnly) {
+    }
+
     private final Workspace workspace;
-    private final Permissions permissions;
+    private final PermissionEngine engine;
     private final Supplier<List<Guard>> guards;
     private final ExecutorService workers;
-    private final boolean yolo;
-    private final boolean interactive;
+    private final Modes modes;
     private final Duration timeout;
+    private final AuditLog audit;
+    private final Grants grants = new Grants();
+    private final java.util.function.Function<String, Optional<Object>> settings;
+    private final Map<String, Integer> repeats = new ConcurrentHashMap<>();
     private final Set<CallContext> running = new CopyOnWriteArraySet<>();
 
-    CallChain(Workspace workspace, Permissions permissions, Supplier<List<Guard>> guards, ExecutorService workers,
-            boolean yolo, boolean interactive, Duration timeout) {
+    CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
+            Modes modes, Duration timeout, AuditLog audit,
+            java.util.function.Function<String, Optional<Object>> settings) {
+        this.settings = settings;
         this.workspace = workspace;
-        this.permissions = permissions;
+        this.engine = engine;
         this.guards = guards;
         this.workers = workers;
-        this.yolo = yolo;
-        this.interactive = interactive;
+        this.modes = modes;
         this.timeout = timeout;
+        this.audit = audit;
     }
 
-    /** A call that was prepared: its tool, arguments and subjects, or why it cannot run. */
-    private record Prepared(RegisteredTool tool, Arguments arguments, List<Subject> subjects, String error) {
+    /** A call that was prepared: its tool, arguments, subjects and parsed commands, or why it cannot run. */
+    private record Prepared(RegisteredTool tool, Arguments arguments, List<Subject> subjects,
+            List<ParsedCommand> commands, String key, String error) {
     }
 
-    /** The decision alone, as {@code quiver check} reports it: nothing runs, nobody is asked. */
+    /** Starts a new turn: the repeat rule counts identical calls within one turn. */
+    void newTurn() {
+        repeats.clear();
+    }
+
+    /** Whether a tool is offered at all in this session's mode. */
+    boolean offers(RegisteredTool tool) {
+        return !modes.readOnly() || tool.access() == Access.READ || tool.access() == Access.STATE;
+    }
+
+    /** The decision a call gets before any subject is known, as {@code quiver tools} shows it. */
+    Decision defaultDecision(RegisteredTool tool) {
+        return engine.decide(tool.name(), tool.access(), List.of(), List.of(), grants).verdict().decision();
+    }
+
+    /** The decision alone, as {@code quiver check} reports it: nothing runs, nobody is asked, nothing counts. */
     Verdict check(List<RegisteredTool> snapshot, String name, String argumentsJson) {
         Optional<RegisteredTool> tool = find(snapshot, name);
         if (tool.isEmpty()) {
-            return permissions.unknown(name);
+            return new Verdict(Decision.ASK, PermissionEngine.BY_DEFAULT, name + " is not a registered tool; unknown tools ask.");
         }
         Prepared prepared = prepare(tool.get(), argumentsJson);
         if (prepared.error() != null) {
-            return new Verdict(Decision.DENY, Permissions.BY_DEFAULT, prepared.error());
+            return new Verdict(Decision.DENY, PermissionEngine.BY_DEFAULT, prepared.error());
         }
-        return decide(prepared);
+        return applyYolo(decide(prepared, false).verdict());
     }
 
     /** Runs a call through the whole chain. */
@@ -87,33 +128,71 @@ final class CallChain {
             String offered = snapshot.stream().map(RegisteredTool::name).collect(Collectors.joining(", "));
             return outcome(name, Status.ERROR, "No tool named '" + name + "' is offered in this step. "
                     + (offered.isEmpty() ? "No tools are offered now." : "Offered: " + offered + "."),
-                    started, permissions.unknown(name));
+                    started, new Verdict(Decision.ASK, PermissionEngine.BY_DEFAULT, "unknown tool"));
         }
         Prepared prepared = prepare(tool.get(), argumentsJson);
         if (prepared.error() != null) {
             return outcome(name, Status.ERROR, prepared.error(), started,
-                    new Verdict(Decision.DENY, Permissions.BY_DEFAULT, "the arguments are invalid"));
+                    new Verdict(Decision.DENY, PermissionEngine.BY_DEFAULT, "the arguments are invalid"));
         }
-        Verdict verdict = decide(prepared);
+        Decided decided = decide(prepared, true);
+        Verdict verdict = applyYolo(decided.verdict());
+        String instead = "";
         if (verdict.decision() == Decision.ASK) {
-            if (interactive) {
-                boolean approved = listener.approve(name, subjectLine(prepared.subjects()), verdict);
-                verdict = approved
-                        ? new Verdict(Decision.ALLOW, "user", "approved by the user")
-                        : new Verdict(Decision.DENY, "user", "the user declined");
+            if (modes.interactive()) {
+                Optional<String> pattern = decided.grant().isEmpty() ? Optional.empty()
+                        : Optional.of(String.join(", ", decided.grant()));
+                Approval answer = ask(listener, new ApprovalRequest(name, subjectLine(prepared.subjects()), verdict, pattern));
+                switch (answer.choice()) {
+                    case ONCE -> verdict = new Verdict(Decision.ALLOW, BY_USER, "approved once by the user");
+                    case ALWAYS -> {
+                        grants.grant(name, decided.grant());
+                        verdict = new Verdict(Decision.ALLOW, BY_USER, pattern.map(p -> "approved by the user, who allowed \""
+                                + p + "\" for this session").orElse("approved once by the user"));
+                    }
+                    default -> {
+                        verdict = new Verdict(Decision.DENY, BY_USER, "the user declined");
+                        instead = answer.instead();
+                    }
+                }
             } else {
-                verdict = new Verdict(Decision.DENY, BY_MODE, verdict.reason()
-                        + " No one can approve calls in this session, so it was refused. The user can allow it with a "
+                verdict = new Verdict(Decision.DENY, BY_MODE, verdict.reason() + " No one can approve calls in this "
+                        + "session, so it was refused: it needs the user's approval. The user can allow it with a "
                         + "permission rule or run with --yolo.");
             }
         }
+        audit.record(name, prepared.subjects(), verdict, verdict.by().equals(PermissionEngine.BY_RULE)
+                ? decided.rule() : Optional.empty());
         if (verdict.decision() == Decision.DENY) {
-            String message = "user".equals(verdict.by())
-                    ? "The user denied this call. Ask the user what to do instead."
-                    : "Refused (" + verdict.by() + "): " + verdict.reason();
+            String message;
+            if (BY_USER.equals(verdict.by())) {
+                message = instead.isBlank() ? "The user denied this call. Ask the user what to do instead."
+                        : "The user denied this call and said: " + instead;
+            } else if (BY_GUARD.equals(verdict.by())) {
+                message = "Refused by the guard: " + verdict.reason();
+            } else {
+                message = "Refused (" + verdict.by() + "): " + verdict.reason();
+            }
             return outcome(name, Status.DENIED, message, started, verdict);
         }
         return execute(prepared, verdict, listener, started);
+    }
+
+    private static Approval ask(TurnListener listener, ApprovalRequest request) {
+        try {
+            Approval answer = listener.approve(request);
+            return answer == null ? Approval.deny("") : answer;
+        } catch (RuntimeException e) {
+            LOG.warn("The approval prompt failed; denying", e);
+            return Approval.deny("");
+        }
+    }
+
+    private Verdict applyYolo(Verdict verdict) {
+        if (verdict.decision() == Decision.ASK && modes.yolo()) {
+            return new Verdict(Decision.ALLOW, BY_MODE, "--yolo turns asks into allows (" + verdict.reason() + ")");
+        }
+        return verdict;
     }
 
     private Optional<RegisteredTool> find(List<RegisteredTool> snapshot, String name) {
@@ -125,31 +204,71 @@ final class CallChain {
         try {
             values = Json.arguments(tool.name(), argumentsJson);
         } catch (IllegalArgumentException e) {
-            return new Prepared(tool, null, List.of(), e.getMessage());
+            return failed(tool, e.getMessage());
         }
         Optional<Tool> service = tool.service();
         if (service.isEmpty() || tool.spec().isEmpty()) {
-            return new Prepared(tool, null, List.of(), unloaded(tool.name(), false));
+            return failed(tool, unloaded(tool.name(), false));
         }
         List<String> problems = ArgumentCheck.problems(tool.schema(), values);
         if (!problems.isEmpty()) {
-            return new Prepared(tool, null, List.of(), "Invalid arguments for " + tool.name() + ": "
-                    + String.join(" ", problems));
+            return failed(tool, "Invalid arguments for " + tool.name() + ": " + String.join(" ", problems));
         }
         Arguments arguments = Arguments.of(values);
+        List<Subject> subjects;
         try {
-            List<Subject> subjects = service.get().subjects(arguments);
-            return new Prepared(tool, arguments, subjects == null ? List.of() : List.copyOf(subjects), null);
+            List<Subject> named = service.get().subjects(arguments);
+            subjects = named == null ? List.of() : List.copyOf(named);
         } catch (ToolException e) {
-            return new Prepared(tool, null, List.of(), e.getMessage());
+            return failed(tool, e.getMessage());
         } catch (RuntimeException | LinkageError e) {
             LOG.warn("Tool {} failed to name its subjects", tool.name(), e);
-            return new Prepared(tool, null, List.of(), tool.name() + " could not read its arguments ("
-                    + e.getClass().getSimpleName() + "); check them against its schema.");
+            return failed(tool, tool.name() + " could not read its arguments (" + e.getClass().getSimpleName()
+                    + "); check them against its schema.");
         }
+        List<ParsedCommand> commands = new ArrayList<>();
+        for (Subject subject : subjects) {
+            if (subject.kind() == Subject.Kind.COMMAND) {
+                commands.add(ShellParser.parse(subject.value()));
+            }
+        }
+        return new Prepared(tool, arguments, subjects, commands, tool.name() + " " + Json.write(values), null);
     }
 
-    private Verdict decide(Prepared prepared) {
+    private static Prepared failed(RegisteredTool tool, String error) {
+        return new Prepared(tool, null, List.of(), List.of(), null, error);
+    }
+
+    /** guard → rules → repeat rule. Yolo and approval come after. */
+    private Decided decide(Prepared prepared, boolean countRepeat) {
+        RegisteredTool tool = prepared.tool();
+        if (!offers(tool)) {
+            return new Decided(new Verdict(Decision.DENY, BY_MODE, "this session is read-only; " + tool.name() + " is a "
+                    + tool.access().id() + " tool."), Optional.empty(), List.of());
+        }
+        Optional<String> refusal = guardRefusal(prepared);
+        if (refusal.isPresent()) {
+            return new Decided(new Verdict(Decision.DENY, BY_GUARD, refusal.get()), Optional.empty(), List.of());
+        }
+        Decided decided = engine.decide(tool.name(), tool.access(), prepared.subjects(), prepared.commands(), grants);
+        if (countRepeat) {
+            int count = repeats.merge(prepared.key(), 1, Integer::sum);
+            if (count >= REPEAT_LIMIT && decided.verdict().decision() == Decision.ALLOW) {
+                return new Decided(new Verdict(Decision.ASK, BY_REPEAT, "this is call number " + count + " to "
+                        + tool.name() + " with the same arguments in this turn; repeating it will not give a different "
+                        + "result. Try something else."), Optional.empty(), List.of());
+            }
+        }
+        return decided;
+    }
+
+    private Optional<String> guardRefusal(Prepared prepared) {
+        for (ParsedCommand command : prepared.commands()) {
+            Optional<String> refusal = CommandGuard.refusal(command, this::ignoredInsideWorkspace);
+            if (refusal.isPresent()) {
+                return refusal;
+            }
+        }
         ToolCall call = new ToolCall(prepared.tool().name(), prepared.tool().access(), prepared.arguments(),
                 prepared.subjects());
         for (Guard guard : guards.get()) {
@@ -162,14 +281,19 @@ final class CallChain {
                         + "so it is refused to be safe.");
             }
             if (refusal != null && refusal.isPresent()) {
-                return new Verdict(Decision.DENY, BY_GUARD, refusal.get());
+                return refusal;
             }
         }
-        Verdict verdict = permissions.decide(prepared.tool(), prepared.subjects());
-        if (verdict.decision() == Decision.ASK && yolo) {
-            return new Verdict(Decision.ALLOW, BY_MODE, "--yolo turns asks into allows (" + verdict.reason() + ")");
+        return Optional.empty();
+    }
+
+    private boolean ignoredInsideWorkspace(String path) {
+        try {
+            java.nio.file.Path resolved = workspace.resolve(path);
+            return !resolved.equals(workspace.root()) && workspace.isIgnored(resolved);
+        } catch (ToolException outside) {
+            return false;
         }
-        return verdict;
     }
 
     private CallOutcome execute(Prepared prepared, Verdict verdict, TurnListener listener, long started) {
@@ -178,7 +302,7 @@ final class CallChain {
         if (service.isEmpty()) {
             return outcome(tool.name(), Status.ERROR, unloaded(tool.name(), false), started, verdict);
         }
-        CallContext context = new CallContext(workspace, text -> listener.callOutput(tool.name(), text));
+        CallContext context = new CallContext(workspace, settings, text -> listener.callOutput(tool.name(), text));
         running.add(context);
         Future<ToolResult> future;
         try {

@@ -8,12 +8,20 @@ import java.util.function.Consumer;
 final class CallContext implements ToolContext {
 
     private final Workspace workspace;
+    private final java.util.function.Function<String, java.util.Optional<Object>> config;
     private final Consumer<String> output;
     private volatile boolean cancelled;
 
-    CallContext(Workspace workspace, Consumer<String> output) {
+    CallContext(Workspace workspace, java.util.function.Function<String, java.util.Optional<Object>> config,
+            Consumer<String> output) {
         this.workspace = workspace;
+        this.config = config;
         this.output = output;
+    }
+
+    @Override
+    public java.util.Optional<Object> config(String key) {
+        return config.apply(key);
     }
 
     @Override

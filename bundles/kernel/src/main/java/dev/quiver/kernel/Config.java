@@ -81,6 +81,28 @@ final class Config {
         return Optional.empty();
     }
 
+    /** The values of a top-level key in every file that has it, first file first. */
+    List<Map.Entry<Path, JsonNode>> all(String key) {
+        List<Map.Entry<Path, JsonNode>> values = new ArrayList<>();
+        for (Source source : sources) {
+            JsonNode value = source.root().get(key);
+            if (value != null && !value.isNull()) {
+                values.add(Map.entry(source.file(), value));
+            }
+        }
+        return values;
+    }
+
+    /** A top-level value as plain Java values (maps, lists, strings, numbers, booleans), for tools. */
+    Optional<Object> plain(String key) {
+        return get(key).map(value -> Json.MAPPER.convertValue(value.node(), Object.class));
+    }
+
+    /** Adds a problem found by a reader of one of the keys. */
+    void warn(String warning) {
+        warnings.add(warning);
+    }
+
     /** A text value, with a warning when the key holds something else. */
     Optional<String> text(String key) {
         Optional<Value> value = get(key);

@@ -11,6 +11,9 @@ import dev.quiver.api.host.ToolInfo;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
 import dev.quiver.api.host.Verdict;
+import dev.quiver.kernel.permission.AuditLog;
+import dev.quiver.kernel.permission.PermissionEngine;
+import dev.quiver.kernel.permission.RuleSet;
 import dev.quiver.langchain4j.ModelProvider;
 import dev.quiver.langchain4j.ModelSettings;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,7 +41,6 @@ final class KernelSession implements Session {
     private final Config config;
     private final ToolRegistry registry;
     private final Function<String, Optional<ModelProvider>> providers;
-    private final Permissions permissions = new Permissions();
     private final ExecutorService workers;
     private final CallChain chain;
     private final Optional<ModelChoice> model;
@@ -57,8 +60,14 @@ final class KernelSession implements Session {
             return thread;
         });
         Duration toolTimeout = config.positiveNumber("toolTimeout").map(Duration::ofSeconds).orElse(DEFAULT_TOOL_TIMEOUT);
-        this.chain = new CallChain(workspace, permissions, guards, workers, options.yolo(), options.interactive(),
-                toolTimeout);
+        List<String> ruleWarnings = new ArrayList<>();
+        RuleSet rules = RuleSet.parse(config.all("permission"), ruleWarnings);
+        ruleWarnings.forEach(config::warn);
+        PermissionEngine engine = new PermissionEngine(rules, workspace,
+                System.getenv().getOrDefault("HOME", System.getProperty("user.home")));
+        this.chain = new CallChain(workspace, engine, guards, workers,
+                new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
+                new AuditLog(workspace.root(), UUID.randomUUID().toString()), config::plain);
         Optional<String> baseUrl = options.baseUrl().or(() -> config.text("baseUrl"));
         this.model = options.model().or(() -> config.text("model")).map(spec -> ModelChoice.parse(spec, baseUrl));
     }
@@ -87,9 +96,9 @@ final class KernelSession implements Session {
         return List.copyOf(sets);
     }
 
-    /** The tools of this step: the registry's snapshot less any whose spec cannot be sent. */
+    /** The tools of this step: the registry's snapshot less any the mode withholds or whose spec cannot be sent. */
     private List<RegisteredTool> offered() {
-        return registry.snapshot().stream().filter(tool -> tool.spec().isPresent()).toList();
+        return registry.snapshot().stream().filter(chain::offers).filter(tool -> tool.spec().isPresent()).toList();
     }
 
     @Override
@@ -97,7 +106,7 @@ final class KernelSession implements Session {
         List<ToolInfo> infos = new ArrayList<>();
         for (RegisteredTool tool : offered()) {
             tool.spec().ifPresent(spec -> infos.add(new ToolInfo(tool.name(), tool.set(), tool.access().id(),
-                    permissions.decide(tool, List.of()).decision(), tool.bundle(), tool.schemaBytes(), spec.description(),
+                    chain.defaultDecision(tool), tool.bundle(), tool.schemaBytes(), spec.description(),
                     tool.compactParameters(),
                     tool.autoApproveRequested() ? Optional.of("auto-approve requested, not trusted") : Optional.empty())));
         }
@@ -119,6 +128,7 @@ final class KernelSession implements Session {
         if (loop == null) {
             loop = new AgentLoop(chatModel(), chain, this::offered, workspace.root(), options.interactive());
         }
+        chain.newTurn();
         return loop.send(prompt, listener);
     }
 

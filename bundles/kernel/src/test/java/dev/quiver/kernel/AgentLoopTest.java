@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.quiver.api.host.HostException;
+import dev.quiver.kernel.permission.AuditLog;
+import dev.quiver.kernel.permission.PermissionEngine;
+import dev.quiver.kernel.permission.RuleSet;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
 import dev.quiver.testing.OpenAiStub;
@@ -50,8 +53,9 @@ class AgentLoopTest {
     private AgentLoop loop(OpenAiStub stub) throws Exception {
         OpenAiChatModel model = OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder())
                 .baseUrl(stub.baseUrl()).apiKey("test").modelName("test").maxRetries(0).build();
-        CallChain chain = new CallChain(new WorkspaceFactoryComponent().open(workspace), new Permissions(), List::of,
-                workers, false, false, Duration.ofSeconds(5));
+        dev.quiver.api.Workspace opened = new WorkspaceFactoryComponent().open(workspace);
+        CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"), List::of,
+                workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"), key -> java.util.Optional.empty());
         return new AgentLoop(model, chain, framework.registry::snapshot, workspace, false);
     }
 

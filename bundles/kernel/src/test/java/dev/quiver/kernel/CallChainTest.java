@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Guard;
+import dev.quiver.api.Workspace;
+import dev.quiver.api.host.Approval;
+import dev.quiver.api.host.ApprovalRequest;
+import dev.quiver.kernel.permission.AuditLog;
+import dev.quiver.kernel.permission.PermissionEngine;
+import dev.quiver.kernel.permission.RuleSet;
 import dev.quiver.api.Tool;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.CallOutcome.Status;
@@ -50,8 +56,18 @@ class CallChainTest {
     }
 
     private CallChain chain(boolean yolo, boolean interactive, Duration timeout) throws Exception {
-        return new CallChain(new WorkspaceFactoryComponent().open(workspace), new Permissions(), () -> guards,
-                workers, yolo, interactive, timeout);
+        return chain(new CallChain.Modes(yolo, interactive, false), timeout, RuleSet.empty());
+    }
+
+    private CallChain chain(CallChain.Modes modes, Duration timeout, RuleSet rules) throws Exception {
+        Workspace opened = new WorkspaceFactoryComponent().open(workspace);
+        return new CallChain(opened, new PermissionEngine(rules, opened, "/home/nobody"), () -> guards,
+                workers, modes, timeout, new AuditLog(opened.root(), "test"), key -> Optional.empty());
+    }
+
+    private static RuleSet rules(String json) throws Exception {
+        return RuleSet.parse(List.of(java.util.Map.entry(Path.of("/cfg/config.json"),
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(json))), new ArrayList<>());
     }
 
     private CallOutcome run(CallChain chain, String tool, String arguments) {
@@ -131,9 +147,9 @@ class CallChainTest {
         List<String> asked = new ArrayList<>();
         TurnListener no = new TurnListener() {
             @Override
-            public boolean approve(String tool, String subject, Verdict verdict) {
-                asked.add(tool + ":" + subject);
-                return false;
+            public Approval approve(ApprovalRequest request) {
+                asked.add(request.tool() + ":" + request.subject());
+                return Approval.deny("");
             }
         };
         CallOutcome denied = chain.run(framework.registry.snapshot(), "write_echo", "{\"text\":\"abc\"}", no);
@@ -145,8 +161,8 @@ class CallChainTest {
         CallOutcome approved = chain.run(framework.registry.snapshot(), "write_echo", "{\"text\":\"abc\"}",
                 new TurnListener() {
                     @Override
-                    public boolean approve(String tool, String subject, Verdict verdict) {
-                        return true;
+                    public Approval approve(ApprovalRequest request) {
+                        return Approval.once();
                     }
                 });
         assertEquals(Status.OK, approved.status());
@@ -198,5 +214,121 @@ class CallChainTest {
         assertEquals(Decision.ALLOW, verdict.decision());
         assertEquals(Decision.ASK, chain.check(framework.registry.snapshot(), "missing", "{}").decision());
         assertEquals(0, echo.calls.get());
+    }
+
+    @Test
+    void theThirdIdenticalCallInATurnAsksSoHeadlessItIsRefusedAndANewTurnStartsAfresh() throws Exception {
+        CallChain chain = chain(false, false, Duration.ofSeconds(5));
+        assertEquals(Status.OK, run(chain, "echo", "{\"text\":\"same\"}").status());
+        assertEquals(Status.OK, run(chain, "echo", "{\"text\":\"same\"}").status());
+        assertEquals(Status.OK, run(chain, "echo", "{\"text\":\"other\"}").status());
+        CallOutcome third = run(chain, "echo", "{\"text\":\"same\"}");
+        assertEquals(Status.DENIED, third.status());
+        assertTrue(third.output().contains("same arguments"), third.output());
+        assertEquals(3, echo.calls.get());
+        chain.newTurn();
+        assertEquals(Status.OK, run(chain, "echo", "{\"text\":\"same\"}").status());
+        assertEquals(Decision.ALLOW, chain.check(framework.registry.snapshot(), "echo", "{\"text\":\"same\"}").decision(),
+                "check does not count");
+    }
+
+    @Test
+    void readOnlyModeWithholdsWriteToolsAndDeniesThemByMode() throws Exception {
+        TestTools.Echo writer = new TestTools.Echo("write_echo");
+        framework.register(writer, "write_echo", "write");
+        CallChain chain = chain(new CallChain.Modes(true, false, true), Duration.ofSeconds(5), RuleSet.empty());
+        List<RegisteredTool> offered = framework.registry.snapshot().stream().filter(chain::offers).toList();
+        assertEquals(List.of("echo"), offered.stream().map(RegisteredTool::name).toList());
+        CallOutcome denied = run(chain, "write_echo", "{\"text\":\"a\"}");
+        assertEquals(Status.DENIED, denied.status());
+        assertEquals("mode", denied.verdict().by());
+        assertEquals(0, writer.calls.get(), "not even --yolo lets it run");
+    }
+
+    @Test
+    void aSecretPathNeverReachesTheToolAndYoloDoesNotChangeThat() throws Exception {
+        PathTool reader = new PathTool("reader");
+        framework.register(reader, "reader", "read");
+        CallOutcome outcome = run(chain(true, false, Duration.ofSeconds(5)), "reader", "{\"path\":\"config/.env\"}");
+        assertEquals(Status.DENIED, outcome.status());
+        assertEquals("secret", outcome.verdict().by());
+        assertEquals(0, reader.calls.get());
+    }
+
+    @Test
+    void alwaysGrantsTheShownPatternForTheSessionOnly() throws Exception {
+        PathTool writer = new PathTool("writer");
+        framework.register(writer, "writer", "write");
+        CallChain chain = chain(false, true, Duration.ofSeconds(5));
+        List<ApprovalRequest> asked = new ArrayList<>();
+        TurnListener always = new TurnListener() {
+            @Override
+            public Approval approve(ApprovalRequest request) {
+                asked.add(request);
+                return Approval.always();
+            }
+        };
+        List<RegisteredTool> snapshot = framework.registry.snapshot();
+        assertEquals(Status.OK, chain.run(snapshot, "writer", "{\"path\":\"src/a/One.java\"}", always).status());
+        assertEquals(Optional.of("src/a/*"), asked.get(0).pattern());
+        assertEquals(Status.OK, chain.run(snapshot, "writer", "{\"path\":\"src/a/Two.java\"}", always).status());
+        assertEquals(1, asked.size(), "the grant covered the second call");
+        chain.run(snapshot, "writer", "{\"path\":\"src/b/Three.java\"}", always);
+        assertEquals(2, asked.size(), "another folder asks again");
+        CallChain fresh = chain(false, false, Duration.ofSeconds(5));
+        assertEquals(Status.DENIED, run(fresh, "writer", "{\"path\":\"src/a/Four.java\"}").status(),
+                "grants live in their session only");
+    }
+
+    @Test
+    void aDenyRuleWinsOverApprovalAndTheAuditLogRecordsEveryDecisionWithoutArguments() throws Exception {
+        PathTool writer = new PathTool("writer");
+        framework.register(writer, "writer", "write");
+        CallChain chain = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5),
+                rules("{\"writer\":{\"*\":\"allow\",\"locked/*\":\"deny\"}}"));
+        CallOutcome denied = run(chain, "writer", "{\"path\":\"locked/x.txt\",\"content\":\"TOP-SECRET-CONTENT\"}");
+        assertEquals(Status.DENIED, denied.status());
+        assertEquals("rule", denied.verdict().by());
+        assertEquals(Status.OK, run(chain, "writer", "{\"path\":\"open/x.txt\"}").status());
+
+        List<String> lines = java.nio.file.Files.readAllLines(workspace.resolve(".quiver/audit.jsonl"));
+        assertEquals(2, lines.size());
+        var first = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
+        assertEquals("writer", first.get("tool").asText());
+        assertEquals("locked/x.txt", first.get("subjects").get(0).asText());
+        assertEquals("deny", first.get("decision").asText());
+        assertEquals("rule", first.get("by").asText());
+        assertEquals("locked/*", first.get("rule").asText());
+        assertEquals("/cfg/config.json", first.get("file").asText());
+        assertTrue(lines.stream().noneMatch(l -> l.contains("TOP-SECRET-CONTENT")));
+        assertEquals("audit.jsonl\n", java.nio.file.Files.readString(workspace.resolve(".quiver/.gitignore")));
+    }
+
+    /** A tool with a path argument, as file tools have. */
+    static final class PathTool implements Tool {
+        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        private final String name;
+
+        PathTool(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public dev.quiver.api.ToolSpec spec() {
+            return new dev.quiver.api.ToolSpec(name, "Use a path.", "{\"type\":\"object\",\"properties\":{"
+                    + "\"path\":{\"type\":\"string\"},\"content\":{\"type\":\"string\"}},\"required\":[\"path\"]}");
+        }
+
+        @Override
+        public List<dev.quiver.api.Subject> subjects(dev.quiver.api.Arguments arguments) throws dev.quiver.api.ToolException {
+            return List.of(dev.quiver.api.Subject.path(arguments.string("path")));
+        }
+
+        @Override
+        public dev.quiver.api.ToolResult call(dev.quiver.api.Arguments arguments, dev.quiver.api.ToolContext context)
+                throws dev.quiver.api.ToolException {
+            calls.incrementAndGet();
+            return dev.quiver.api.ToolResult.of("used " + arguments.string("path"));
+        }
     }
 }

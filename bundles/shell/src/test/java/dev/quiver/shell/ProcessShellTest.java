@@ -254,6 +254,11 @@ class ProcessShellTest {
             }
 
             @Override
+            public java.util.Optional<Object> config(String key) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
             public boolean isCancelled() {
                 return false;
             }

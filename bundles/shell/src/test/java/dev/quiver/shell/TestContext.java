@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** A real workspace, streamed text collected (or only counted, for huge output), and a cancel flag. */
 final class TestContext implements ToolContext {
 
+    /** Configuration keys as a config file would set them. */
+    final java.util.Map<String, Object> config = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Workspace workspace;
     private final boolean keepStreamedText;
     private final StringBuilder streamed = new StringBuilder();
@@ -43,6 +46,11 @@ final class TestContext implements ToolContext {
                 streamed.append(text);
             }
         }
+    }
+
+    @Override
+    public java.util.Optional<Object> config(String key) {
+        return java.util.Optional.ofNullable(config.get(key));
     }
 
     @Override

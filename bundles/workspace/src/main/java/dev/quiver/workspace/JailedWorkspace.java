@@ -1,5 +1,6 @@
 package dev.quiver.workspace;
 
+import dev.quiver.api.FileReads;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
@@ -37,10 +38,17 @@ final class JailedWorkspace implements Workspace {
 
     private final Path root;
     private final IgnoreRules ignoreRules;
+    private final ReadLedger reads;
 
     private JailedWorkspace(Path root) {
         this.root = root;
         this.ignoreRules = IgnoreRules.forRoot(root);
+        this.reads = new ReadLedger(this);
+    }
+
+    @Override
+    public FileReads reads() {
+        return reads;
     }
 
     static JailedWorkspace open(Path root) throws IOException {

@@ -12,13 +12,14 @@ import java.util.Optional;
  *     the user's files; empty for none
  * @param yolo asks become allows (guards and deny rules still refuse)
  * @param interactive whether a person can answer approvals; without one, ask means deny
+ * @param readOnly only read and state tools are offered (absent from the request and the prompt alike)
  * @param model the model chosen on the command line as {@code PROVIDER/NAME}; empty to use the
  *     configuration's
  * @param baseUrl the model server chosen on the command line; empty to use the configuration's or
  *     the provider's default
  */
 public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive,
-        Optional<String> model, Optional<String> baseUrl) {
+        boolean readOnly, Optional<String> model, Optional<String> baseUrl) {
 
     public SessionOptions {
         Objects.requireNonNull(workspace, "workspace");
@@ -29,6 +30,6 @@ public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo
 
     /** A headless session on a workspace with the configured model and no overrides. */
     public static SessionOptions headless(Path workspace) {
-        return new SessionOptions(workspace, Optional.empty(), false, false, Optional.empty(), Optional.empty());
+        return new SessionOptions(workspace, Optional.empty(), false, false, false, Optional.empty(), Optional.empty());
     }
 }

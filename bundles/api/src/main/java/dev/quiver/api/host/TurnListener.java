@@ -25,12 +25,10 @@ public interface TurnListener {
     /**
      * Asks the person at the front end whether a call may run. Only called in interactive sessions.
      *
-     * @param tool the tool's name
-     * @param subject what the call acts on, in full (the command, the paths)
-     * @param verdict why it asks
-     * @return whether to run it
+     * @param request the tool, the subject in full, why it asks, and what "always" would grant
+     * @return the answer; the default denies
      */
-    default boolean approve(String tool, String subject, Verdict verdict) {
-        return false;
+    default Approval approve(ApprovalRequest request) {
+        return Approval.deny("");
     }
 }

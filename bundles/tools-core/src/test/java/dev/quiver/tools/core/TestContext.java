@@ -13,6 +13,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** What the kernel would hand a tool: a real workspace, a stream collected into a list, a cancel flag. */
 final class TestContext implements ToolContext {
 
+    /** Configuration keys as a config file would set them. */
+    final java.util.Map<String, Object> config = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Workspace workspace;
     final List<String> streamed = Collections.synchronizedList(new ArrayList<>());
     final AtomicBoolean cancelled = new AtomicBoolean();
@@ -29,6 +32,11 @@ final class TestContext implements ToolContext {
     @Override
     public void stream(String text) {
         streamed.add(text);
+    }
+
+    @Override
+    public java.util.Optional<Object> config(String key) {
+        return java.util.Optional.ofNullable(config.get(key));
     }
 
     @Override

@@ -1,0 +1,19 @@
+package dev.quiver.kernel.permission;
+
+import dev.quiver.api.host.Verdict;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The engine's decision for a call.
+ *
+ * @param verdict allow, ask or deny, with what decided and why
+ * @param rule the configured rule that decided, for the audit log
+ * @param grant what "always allow" would grant when the verdict asks; empty when it would grant nothing
+ */
+public record Decided(Verdict verdict, Optional<Rule> rule, List<String> grant) {
+
+    public Decided {
+        grant = List.copyOf(grant);
+    }
+}

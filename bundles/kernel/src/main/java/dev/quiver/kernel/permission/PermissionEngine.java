@@ -1,0 +1,297 @@
+package dev.quiver.kernel.permission;
+
+import dev.quiver.api.Access;
+import dev.quiver.api.Subject;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace;
+import dev.quiver.api.host.Decision;
+import dev.quiver.api.host.Verdict;
+import dev.quiver.kernel.shell.ParsedCommand;
+import dev.quiver.kernel.shell.Redirect;
+import dev.quiver.kernel.shell.SimpleCommand;
+import dev.quiver.kernel.shell.Word;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides a call from its subjects: secrets first, then the tool's rule table (or its defaults),
+ * then the session's grants where that would ask. A call with several subjects — every path of a
+ * multi-path tool, every simple command of a shell line — gets the strictest of their decisions.
+ */
+public final class PermissionEngine {
+
+    public static final String BY_RULE = "rule";
+    public static final String BY_DEFAULT = "default";
+    public static final String BY_SECRET = "secret";
+
+    private static final Set<String> HARMLESS_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
+            "/dev/zero", "/dev/fd/1", "/dev/fd/2");
+
+    private final RuleSet rules;
+    private final Workspace workspace;
+    private final String home;
+
+    public PermissionEngine(RuleSet rules, Workspace workspace, String home) {
+        this.rules = rules;
+        this.workspace = workspace;
+        this.home = home;
+    }
+
+    /** One judged part of a call: a path, a simple command, a URL. */
+    private record Part(String text, Decision decision, String by, String reason, Optional<Rule> rule, boolean grantable) {
+    }
+
+    /**
+     * Decides a call.
+     *
+     * @param commands the parsed form of each {@link Subject.Kind#COMMAND} subject, in order
+     */
+    public Decided decide(String tool, Access access, List<Subject> subjects, List<ParsedCommand> commands, Grants grants) {
+        Optional<List<Rule>> table = rules.tableFor(tool);
+        Decision fallback = defaultDecision(tool, access);
+        List<Part> parts = new ArrayList<>();
+        int command = 0;
+        for (Subject subject : subjects) {
+            switch (subject.kind()) {
+                case PATH -> parts.add(path(tool, access, subject.value(), table, fallback));
+                case COMMAND -> parts.addAll(shell(tool, access, command < commands.size() ? commands.get(command++) : null,
+                        table, fallback));
+                default -> parts.add(plain(tool, access, subject.value(), table, fallback));
+            }
+        }
+        if (parts.isEmpty()) {
+            parts.add(plain(tool, access, "*", table, fallback));
+        }
+        List<Part> granted = new ArrayList<>(parts.size());
+        for (Part part : parts) {
+            Optional<String> grant = part.decision() == Decision.ASK && part.grantable()
+                    ? grants.match(tool, part.text()) : Optional.empty();
+            granted.add(grant.isPresent()
+                    ? new Part(part.text(), Decision.ALLOW, BY_RULE, "allowed for this session by \"" + grant.get() + "\"",
+                            Optional.empty(), true)
+                    : part);
+        }
+        Part strictest = granted.get(0);
+        for (Part part : granted) {
+            if (part.decision().ordinal() > strictest.decision().ordinal()) {
+                strictest = part;
+            }
+        }
+        String reason = granted.size() > 1 && strictest.decision() != Decision.ALLOW
+                ? shorten(strictest.text()) + ": " + strictest.reason() : strictest.reason();
+        Verdict verdict = new Verdict(strictest.decision(), strictest.by(), reason);
+        return new Decided(verdict, strictest.rule(), verdict.decision() == Decision.ASK ? grant(granted, subjects) : List.of());
+    }
+
+    private static Decision defaultDecision(String tool, Access access) {
+        if (tool.startsWith("mcp__")) {
+            return Decision.ASK;
+        }
+        return access == Access.READ || access == Access.STATE ? Decision.ALLOW : Decision.ASK;
+    }
+
+    private static String defaultReason(String tool, Access access, Decision decision) {
+        if (tool.startsWith("mcp__")) {
+            return tool + " is a tool of an MCP server; those ask by default.";
+        }
+        String article = access == Access.EXECUTE ? "an " : "a ";
+        return decision == Decision.ALLOW
+                ? tool + " is " + article + access.id() + " tool; those run without asking by default."
+                : tool + " is " + article + access.id() + " tool; those ask by default.";
+    }
+
+    private Part decideText(String tool, Access access, String text, List<String> texts, Optional<List<Rule>> table,
+            Decision fallback) {
+        if (table.isPresent()) {
+            Optional<Rule> rule = RuleSet.lastMatch(table.get(), texts);
+            if (rule.isPresent()) {
+                return new Part(text, rule.get().decision(), BY_RULE, rule.get().describe(), rule, true);
+            }
+            // a configured table replaces the defaults: nothing matched, so the tool's default still asks or allows
+        }
+        return new Part(text, fallback, BY_DEFAULT, defaultReason(tool, access, fallback), Optional.empty(), true);
+    }
+
+    private Part path(String tool, Access access, String raw, Optional<List<Rule>> table, Decision fallback) {
+        Path absolute = absolute(raw);
+        String relative = absolute.startsWith(workspace.root()) ? workspace.relativize(absolute) : absolute.toString();
+        if (workspace.isSecret(absolute) && access == Access.READ && !explicitlyAllowed(table, relative)) {
+            return new Part(relative, Decision.DENY, BY_SECRET, relative + " holds secrets by its name; reading it is "
+                    + "refused. Ask the user for the value you need.", Optional.empty(), false);
+        }
+        List<String> texts = absolute.startsWith(workspace.root()) ? List.of(relative, absolute.toString())
+                : List.of(absolute.toString());
+        return decideText(tool, access, relative, expandHome(texts), table, fallback);
+    }
+
+    /** A secret can be unlocked only by a rule naming it exactly, never by a wildcard. */
+    private static boolean explicitlyAllowed(Optional<List<Rule>> table, String relative) {
+        return table.isPresent() && table.get().stream().anyMatch(r -> r.decision() == Decision.ALLOW
+                && r.pattern().equals(relative));
+    }
+
+    private List<Part> shell(String tool, Access access, ParsedCommand parsed, Optional<List<Rule>> table, Decision fallback) {
+        List<Part> parts = new ArrayList<>();
+        if (parsed == null) {
+            parts.add(new Part("?", Decision.ASK, BY_DEFAULT, "the command could not be read; it needs approval.",
+                    Optional.empty(), false));
+            return parts;
+        }
+        for (SimpleCommand command : parsed.commands()) {
+            String text = command.text();
+            Optional<String> secret = secretIn(command);
+            if (secret.isPresent()) {
+                parts.add(new Part(text, Decision.DENY, BY_SECRET, "it reads " + secret.get() + ", which holds secrets by "
+                        + "its name; that is refused. Ask the user for the value you need.", Optional.empty(), false));
+                continue;
+            }
+            if (command.computedName()) {
+                Decision decision = fallback == Decision.DENY ? Decision.DENY : Decision.ASK;
+                parts.add(new Part(text, decision, BY_DEFAULT, "its command word is computed at run time ("
+                        + shorten(command.name().value()) + "), so no rule can match it; it needs approval.",
+                        Optional.empty(), false));
+                continue;
+            }
+            parts.add(decideText(tool, access, text, List.of(text), table, fallback));
+            for (Redirect redirect : command.redirects()) {
+                if (writes(redirect) && !insideWorkspace(redirect.target())) {
+                    parts.add(new Part(text, Decision.ASK, BY_DEFAULT, "it writes to " + shorten(redirect.target().value())
+                            + ", outside the workspace; that needs approval.", Optional.empty(), false));
+                }
+            }
+        }
+        if (!parsed.complete()) {
+            parts.add(new Part(shorten(parsed.source()), Decision.ASK, BY_DEFAULT,
+                    "the command could not be parsed completely, so it cannot be allowed without approval.",
+                    Optional.empty(), false));
+        }
+        if (parts.isEmpty()) {
+            parts.add(decideText(tool, access, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
+        }
+        return parts;
+    }
+
+    private Part plain(String tool, Access access, String value, Optional<List<Rule>> table, Decision fallback) {
+        return decideText(tool, access, value, List.of(value), table, fallback);
+    }
+
+    private Optional<String> secretIn(SimpleCommand command) {
+        List<Word> words = new ArrayList<>(command.args());
+        for (Redirect redirect : command.redirects()) {
+            words.add(redirect.target());
+        }
+        for (Word word : words) {
+            if (!word.literal() || word.value().isEmpty()) {
+                continue;
+            }
+            // an option's value (--env-file=.env) names a file as well
+            String value = word.value();
+            int equals = value.indexOf('=');
+            List<String> candidates = value.startsWith("-")
+                    ? (equals > 0 ? List.of(value.substring(equals + 1)) : List.of())
+                    : (equals > 0 ? List.of(value, value.substring(equals + 1)) : List.of(value));
+            for (String candidate : candidates) {
+                try {
+                    if (!candidate.isEmpty() && workspace.isSecret(Path.of(candidate))) {
+                        return Optional.of(candidate);
+                    }
+                } catch (java.nio.file.InvalidPathException notAPath) {
+                    // a word that is no path names no secret
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean writes(Redirect redirect) {
+        String op = redirect.operator();
+        return op.contains(">") && !op.equals(">&") && !op.equals("<&") || op.equals("&>") || op.equals("&>>");
+    }
+
+    private boolean insideWorkspace(Word target) {
+        if (!target.literal()) {
+            return false;
+        }
+        String value = target.value();
+        if (HARMLESS_DEVICES.contains(value) || value.matches("\\d+|-")) {
+            return true;
+        }
+        try {
+            workspace.resolve(value);
+            return true;
+        } catch (ToolException outside) {
+            return false;
+        }
+    }
+
+    /** What "always allow" grants: one pattern per asked part; nothing when a part could not be judged. */
+    private static List<String> grant(List<Part> parts, List<Subject> subjects) {
+        List<String> patterns = new ArrayList<>();
+        boolean command = subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);
+        for (Part part : parts) {
+            if (part.decision() == Decision.DENY || (part.decision() == Decision.ASK && !part.grantable())) {
+                return List.of();
+            }
+            if (part.decision() == Decision.ASK) {
+                String pattern = command ? commandPattern(part.text()) : pathPattern(part.text());
+                if (!patterns.contains(pattern)) {
+                    patterns.add(pattern);
+                }
+            }
+        }
+        return patterns;
+    }
+
+    /** {@code git status --porcelain} grants {@code git status *}; {@code ls -la} grants {@code ls *}. */
+    static String commandPattern(String text) {
+        String[] words = text.trim().split(" ");
+        if (words.length >= 2 && words[1].matches("[A-Za-z][A-Za-z0-9._:-]*")) {
+            return words[0] + " " + words[1] + " *";
+        }
+        return words[0] + " *";
+    }
+
+    /** A path grants its folder: {@code src/a/B.java} grants {@code src/a/*}; a top-level file grants {@code *}. */
+    static String pathPattern(String text) {
+        if (text.equals("*")) {
+            return "*";
+        }
+        int slash = text.lastIndexOf('/');
+        return slash <= 0 ? (text.startsWith("/") ? "/*" : "*") : text.substring(0, slash) + "/*";
+    }
+
+    private Path absolute(String raw) {
+        try {
+            return workspace.resolve(raw);
+        } catch (ToolException escapes) {
+            try {
+                return workspace.root().resolve(raw).normalize();
+            } catch (java.nio.file.InvalidPathException invalid) {
+                return workspace.root().resolve("?invalid?");
+            }
+        }
+    }
+
+    /** Patterns may start with ~ or $HOME; paths are matched in both spellings. */
+    private List<String> expandHome(List<String> texts) {
+        if (home == null || home.isEmpty()) {
+            return texts;
+        }
+        List<String> all = new ArrayList<>(texts);
+        for (String text : texts) {
+            if (text.startsWith(home + "/")) {
+                all.add("~" + text.substring(home.length()));
+                all.add("$HOME" + text.substring(home.length()));
+            }
+        }
+        return all;
+    }
+
+    private static String shorten(String text) {
+        String line = text.replace('\n', ' ');
+        return line.length() > 120 ? line.substring(0, 120) + "..." : line;
+    }
+}

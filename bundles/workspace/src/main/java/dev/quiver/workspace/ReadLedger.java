@@ -1,0 +1,85 @@
+package dev.quiver.workspace;
+
+import dev.quiver.api.FileReads;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** {@link FileReads} of one workspace, opened per session: how each file looked when it was last read or written. */
+final class ReadLedger implements FileReads {
+
+    private final Workspace workspace;
+    private final Map<Path, Stamp> stamps = new ConcurrentHashMap<>();
+
+    /** A file as it was: cheap attributes first, the content digest to be sure. */
+    private record Stamp(long size, long modified, byte[] digest) {
+        boolean same(Stamp other) {
+            return size == other.size && Arrays.equals(digest, other.digest);
+        }
+    }
+
+    ReadLedger(Workspace workspace) {
+        this.workspace = workspace;
+    }
+
+    @Override
+    public void read(Path file) {
+        stamp(file).ifPresent(stamp -> stamps.put(key(file), stamp));
+    }
+
+    @Override
+    public void wrote(Path file) {
+        read(file);
+    }
+
+    @Override
+    public void requireFresh(Path file) throws ToolException {
+        if (!Files.exists(file)) {
+            return; // a new file needs no read
+        }
+        String name = workspace.relativize(file);
+        Stamp seen = stamps.get(key(file));
+        if (seen == null) {
+            throw new ToolException(name + " has not been read in this session. Read it with read_file first.");
+        }
+        java.util.Optional<Stamp> now = stamp(file);
+        if (now.isEmpty() || !(now.get().modified() == seen.modified() && now.get().size() == seen.size()
+                || now.get().same(seen))) {
+            throw new ToolException(name + " changed since it was last read. Read it again before changing it.");
+        }
+    }
+
+    private static Path key(Path file) {
+        return file.toAbsolutePath().normalize();
+    }
+
+    private static java.util.Optional<Stamp> stamp(Path file) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            if (!attributes.isRegularFile()) {
+                return java.util.Optional.empty();
+            }
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            try (InputStream in = Files.newInputStream(file)) {
+                byte[] buffer = new byte[64 * 1024];
+                int read;
+                while ((read = in.read(buffer)) >= 0) {
+                    digest.update(buffer, 0, read);
+                }
+            }
+            return java.util.Optional.of(new Stamp(attributes.size(), attributes.lastModifiedTime().toMillis(),
+                    digest.digest()));
+        } catch (IOException | NoSuchAlgorithmException e) {
+            return java.util.Optional.empty();
+        }
+    }
+}
