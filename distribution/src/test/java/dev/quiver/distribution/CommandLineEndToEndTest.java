@@ -194,6 +194,44 @@ class CommandLineEndToEndTest {
         assertTrue(run.stderr().contains(".quiver/config.json") && run.stderr().contains("not valid JSON"), run.stderr());
     }
 
+    @Test
+    void aHeadlessSessionIsStoredListedAndContinuedAndJsonOutputCarriesCallsAndUsage() throws Exception {
+        Path workspace = workspace();
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"README.md\"}"),
+                        OpenAiStub.call("bash", "{\"command\":\"touch x\"}")),
+                OpenAiStub.text("Read it; bash needs approval."),
+                OpenAiStub.text("You asked about the README before."))) {
+            Run first = QuiverProcess.run(workspace, Map.of(), "", "-p", "Read the README", "--model", "openai/test",
+                    "--base-url", model.baseUrl(), "--output-format", "json");
+            assertEquals(3, first.exitCode(), "a refusal the task ran into: " + first.stderr());
+            JsonNode json = JSON.readTree(first.stdout());
+            assertEquals("done", json.get("status").asText());
+            assertEquals("Read it; bash needs approval.", json.get("answer").asText());
+            assertEquals(3, json.get("exit").asInt());
+            assertEquals("read_file", json.get("calls").get(0).get("tool").asText());
+            assertEquals("ok", json.get("calls").get(0).get("status").asText());
+            assertEquals("bash", json.get("calls").get(1).get("tool").asText());
+            assertEquals("denied", json.get("calls").get(1).get("status").asText());
+            assertEquals("mode", json.get("calls").get(1).get("by").asText());
+            assertEquals(20, json.get("usage").get("input_tokens").asInt(), "the stub reports 10 per request");
+            assertFalse(Files.exists(workspace.resolve("x")));
+
+            Run sessions = QuiverProcess.run(workspace, "sessions");
+            assertEquals(0, sessions.exitCode(), sessions.stderr());
+            assertTrue(sessions.stdout().contains("Read the README"), sessions.stdout());
+
+            Run second = QuiverProcess.run(workspace, Map.of(), "", "-p", "What did I ask?", "--continue",
+                    "--model", "openai/test", "--base-url", model.baseUrl());
+            assertEquals(0, second.exitCode(), second.stderr());
+            JsonNode messages = model.requests().get(2).get("messages");
+            List<String> texts = new ArrayList<>();
+            messages.forEach(m -> texts.add(m.get("role").asText() + ":" + m.path("content").asText("")));
+            assertTrue(texts.contains("user:Read the README"), texts.toString());
+            assertTrue(texts.contains("user:What did I ask?"), texts.toString());
+        }
+    }
+
     private static List<JsonNode> jsonLines(String text) throws Exception {
         List<JsonNode> lines = new ArrayList<>();
         for (String line : text.split("\n")) {

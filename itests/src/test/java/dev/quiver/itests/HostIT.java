@@ -89,7 +89,7 @@ public class HostIT {
     public void stoppingToolsCoreEmptiesTheRegistryAndTheNextStepOffersNoTools() throws Exception {
         try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("one"), OpenAiStub.text("two"), OpenAiStub.text("three"));
                 Session session = kernel.open(new SessionOptions(workspace, Optional.empty(), false, false, false,
-                        Optional.of("openai/test"), Optional.of(model.baseUrl())))) {
+                        Optional.of("openai/test"), Optional.of(model.baseUrl()), Optional.empty()))) {
             assertEquals("one", session.send("first", new TurnListener() { }).answer());
             assertEquals(CORE, offered(model.requests().get(0)));
 
@@ -112,7 +112,7 @@ public class HostIT {
     @Test
     public void aCallInFlightWhileItsBundleStopsFinishesOrSaysTheToolWasUnloaded() throws Exception {
         try (Session session = kernel.open(new SessionOptions(workspace, Optional.empty(), true, false, false,
-                Optional.empty(), Optional.empty()))) {
+                Optional.empty(), Optional.empty(), Optional.empty()))) {
             CountDownLatch started = new CountDownLatch(1);
             CompletableFuture<CallOutcome> call = CompletableFuture.supplyAsync(() -> session.call("bash",
                     "{\"command\":\"echo started; sleep 2; echo done\"}", new TurnListener() {

@@ -42,8 +42,13 @@ final class CommonOptions {
     }
 
     SessionOptions session(boolean interactive) {
+        return session(interactive, Optional.empty());
+    }
+
+    SessionOptions session(boolean interactive, Optional<String> resume) {
         Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
         return new SessionOptions(root, Optional.ofNullable(config), yolo, interactive, readOnly,
-                Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()));
+                Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()),
+                resume);
     }
 }

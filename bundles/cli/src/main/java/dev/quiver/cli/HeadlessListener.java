@@ -14,6 +14,11 @@ final class HeadlessListener implements TurnListener {
     }
 
     @Override
+    public void notice(String text) {
+        progress.println("· " + text);
+    }
+
+    @Override
     public void callEnded(CallOutcome outcome) {
         progress.println(CallLine.of(outcome));
     }

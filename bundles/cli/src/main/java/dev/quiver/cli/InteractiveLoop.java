@@ -26,7 +26,7 @@ final class InteractiveLoop {
 
     int run() throws IOException {
         PrintStream out = terminal.out();
-        try (Session session = root.open(root.common, true, out)) {
+        try (Session session = root.open(root.common, true, out, root.resumeChoice())) {
             if (session.model().isEmpty()) {
                 terminal.err().println("quiver: No model configured. Pass --model openai/NAME (and --base-url URL for "
                         + "an OpenAI-compatible server), or set \"model\" in .quiver/config.json.");
@@ -44,10 +44,13 @@ final class InteractiveLoop {
                     continue;
                 }
                 try {
-                    TurnResult result = session.send(line, new ConsoleListener());
+                    ConsoleListener listener = new ConsoleListener();
+                    TurnResult result = session.send(line, listener);
+                    listener.endText();
                     if (result.status() == TurnResult.Status.STEP_LIMIT) {
                         out.println("(stopped at the step limit)");
                     }
+                    out.println("(" + UsageLine.of(result.usage()) + ")");
                 } catch (HostException e) {
                     terminal.err().println("quiver: " + e.getMessage());
                 }
@@ -58,9 +61,32 @@ final class InteractiveLoop {
     /** Shows a turn as it goes and asks the user about calls that need approval. */
     private final class ConsoleListener implements TurnListener {
 
+        private boolean midText;
+
         @Override
         public void text(String text) {
-            terminal.out().println(text);
+            terminal.out().print(text);
+            terminal.out().flush();
+            midText = !text.endsWith("\n");
+        }
+
+        /** Ends a line of streamed text before anything else is printed. */
+        void endText() {
+            if (midText) {
+                terminal.out().println();
+                midText = false;
+            }
+        }
+
+        @Override
+        public void notice(String text) {
+            endText();
+            terminal.out().println("(" + text + ")");
+        }
+
+        @Override
+        public void callStarted(String tool, String arguments) {
+            endText();
         }
 
         @Override

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /** {@code quiver}: the interactive agent, or one headless task with {@code -p}. */
 @Command(name = "quiver", mixinStandardHelpOptions = true,
-        subcommands = {ToolsCommand.class, CallCommand.class, CheckCommand.class},
+        subcommands = {ToolsCommand.class, CallCommand.class, CheckCommand.class, SessionsCommand.class},
         description = "A coding agent whose tools are hot-swappable OSGi bundles, governed by one kernel.")
 final class RootCommand implements Callable<Integer> {
 
@@ -36,6 +36,12 @@ final class RootCommand implements Callable<Integer> {
     @Option(names = "--output-format", paramLabel = "FORMAT", description = "With -p: text (default) or json")
     Format format = Format.text;
 
+    @Option(names = {"-c", "--continue"}, description = "Continue the workspace's newest session")
+    boolean continueLatest;
+
+    @Option(names = {"-r", "--resume"}, paramLabel = "ID", description = "Continue a stored session (see quiver sessions)")
+    String resume;
+
     RootCommand(Kernel kernel, String version, Terminal terminal) {
         this.kernel = kernel;
         this.version = version;
@@ -44,7 +50,11 @@ final class RootCommand implements Callable<Integer> {
 
     /** Opens a session and prints the start-up header and warnings to the given stream. */
     Session open(CommonOptions options, boolean interactive, PrintStream headerStream) {
-        Session session = kernel.open(options.session(interactive));
+        return open(options, interactive, headerStream, java.util.Optional.empty());
+    }
+
+    Session open(CommonOptions options, boolean interactive, PrintStream headerStream, java.util.Optional<String> resume) {
+        Session session = kernel.open(options.session(interactive, resume));
         headerStream.println(Header.line(version, session));
         for (String warning : session.warnings()) {
             headerStream.println("warning: " + warning);
@@ -60,8 +70,23 @@ final class RootCommand implements Callable<Integer> {
         return new InteractiveLoop(this).run();
     }
 
+    /** The session to continue, from --continue or --resume. */
+    java.util.Optional<String> resumeChoice() {
+        if (resume != null && !resume.isBlank()) {
+            return java.util.Optional.of(resume.strip());
+        }
+        return continueLatest ? java.util.Optional.of(dev.quiver.api.host.SessionOptions.LATEST) : java.util.Optional.empty();
+    }
+
     private int headless() {
-        try (Session session = open(common, false, terminal.err())) {
+        Session opened;
+        try {
+            opened = open(common, false, terminal.err(), resumeChoice());
+        } catch (HostException e) {
+            terminal.err().println("quiver: " + e.getMessage());
+            return ExitCodes.ERROR;
+        }
+        try (Session session = opened) {
             TurnResult result;
             try {
                 result = session.send(prompt, new HeadlessListener(terminal.err()));
@@ -77,17 +102,29 @@ final class RootCommand implements Callable<Integer> {
                 }
                 return ExitCodes.ERROR;
             }
-            int exit = result.status() == TurnResult.Status.STEP_LIMIT ? ExitCodes.STEP_LIMIT : ExitCodes.OK;
+            int exit = exitCode(result);
             if (format == Format.json) {
                 Output.line(terminal.out(), turnJson(result, exit));
             } else {
                 terminal.out().println(result.answer());
                 if (exit == ExitCodes.STEP_LIMIT) {
                     terminal.err().println("quiver: stopped at the step limit before the task was done.");
+                } else if (exit == ExitCodes.DENIED) {
+                    terminal.err().println("quiver: the task ran into a refusal: a call needed approval or was refused.");
                 }
+                terminal.err().println(UsageLine.of(result.usage()) + " · session " + session.id());
             }
             return exit;
         }
+    }
+
+    /** 0 done, 3 the task ran into a refusal, 4 the step limit; 1 is for errors, before a result exists. */
+    static int exitCode(TurnResult result) {
+        if (result.status() == TurnResult.Status.STEP_LIMIT) {
+            return ExitCodes.STEP_LIMIT;
+        }
+        boolean refused = result.calls().stream().anyMatch(call -> call.status() == CallOutcome.Status.DENIED);
+        return refused ? ExitCodes.DENIED : ExitCodes.OK;
     }
 
     private static ObjectNode turnJson(TurnResult result, int exit) {
@@ -103,6 +140,14 @@ final class RootCommand implements Callable<Integer> {
             node.put("decision", call.verdict().decision().id());
             node.put("by", call.verdict().by());
             node.put("elapsed_ms", call.elapsedMillis());
+        }
+        ObjectNode usage = json.putObject("usage");
+        usage.put("input_tokens", result.usage().inputTokens());
+        usage.put("output_tokens", result.usage().outputTokens());
+        if (result.usage().costUsd().isPresent()) {
+            usage.put("cost_usd", result.usage().costUsd().get());
+        } else {
+            usage.putNull("cost_usd");
         }
         json.put("exit", exit);
         return json;

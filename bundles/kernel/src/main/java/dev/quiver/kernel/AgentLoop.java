@@ -9,95 +9,308 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.internal.JsonSchemaElementJsonUtils;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.PartialResponse;
+import dev.langchain4j.model.chat.response.PartialResponseContext;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.model.output.TokenUsage;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
+import dev.quiver.api.host.Usage;
+import dev.quiver.kernel.conversation.Compaction;
+import dev.quiver.kernel.conversation.Prices;
+import dev.quiver.kernel.conversation.SessionStore;
+import dev.quiver.kernel.conversation.TokenCounter;
+import dev.quiver.langchain4j.ModelException;
+import java.util.Optional;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * The agent loop on LangChain4j's {@link ChatModel}: send the step's tools, run the calls the model
- * asks for through the call chain, send the results back, and loop until the model answers without
- * calls or the step cap is reached. The history lives here, across the prompts of a session.
+ * The agent loop on LangChain4j's chat models: send the step's tools and a system prompt rebuilt
+ * from live state, run the calls the model asks for through the call chain, send the results back,
+ * and loop until the model answers without calls or the step cap is reached. Streaming is used when
+ * the provider offers it. Before each request the history is compacted if it no longer fits. Every
+ * event is recorded to the session file as it happens.
  */
 final class AgentLoop {
 
     /** Model requests one prompt may make. */
     static final int STEP_CAP = 50;
+    /** Tokens kept free for the model's answer. */
+    static final int ANSWER_RESERVE = 4096;
 
-    private final ChatModel model;
+    /** The models of a session, looked up again for every turn so a swapped provider bundle is used. */
+    interface Models {
+        ChatModel chat();
+
+        /** The streaming model, or null when the provider has none. */
+        StreamingChatModel streaming();
+
+        String name();
+    }
+
+    private volatile Models models;
+    private volatile boolean cancelled;
+    private volatile CompletableFuture<ChatResponse> pending;
+    private final java.util.concurrent.Executor requests;
     private final CallChain chain;
     private final Supplier<List<RegisteredTool>> offered;
-    private final java.nio.file.Path workspace;
+    private final Path workspace;
     private final boolean interactive;
-    private final List<ChatMessage> history = new ArrayList<>();
+    private final SessionStore.Recorder recorder;
+    private final int contextTokens;
+    private final Duration requestTimeout;
+    private final TokenCounter tokens = new TokenCounter();
+    private final List<String> compactedTurns = new ArrayList<>();
+    private List<ChatMessage> history;
 
-    AgentLoop(ChatModel model, CallChain chain, Supplier<List<RegisteredTool>> offered, java.nio.file.Path workspace,
-            boolean interactive) {
-        this.model = model;
+    AgentLoop(Models models, CallChain chain, Supplier<List<RegisteredTool>> offered, Path workspace, boolean interactive,
+            SessionStore.Recorder recorder, List<ChatMessage> history, int contextTokens, Duration requestTimeout,
+            java.util.concurrent.Executor requests) {
+        this.models = models;
+        this.requests = requests;
         this.chain = chain;
         this.offered = offered;
         this.workspace = workspace;
         this.interactive = interactive;
+        this.recorder = recorder;
+        this.history = new ArrayList<>(history);
+        this.contextTokens = contextTokens;
+        this.requestTimeout = requestTimeout;
+    }
+
+    /** Aborts the turn in progress: the model request is abandoned and send throws as soon as it can. */
+    void cancel() {
+        cancelled = true;
+        CompletableFuture<ChatResponse> request = pending;
+        if (request != null) {
+            request.completeExceptionally(new HostException("The turn was cancelled."));
+        }
+    }
+
+    /** Uses other models from the next request on. */
+    void switchModels(Models replacement) {
+        models = replacement;
+    }
+
+    /** Compacts now as if the history no longer fit; says what was done. */
+    String compactNow(TurnListener listener) {
+        int before = tokens.count(history);
+        Compaction.Result result = Compaction.compact(history, before / 2, tokens);
+        if (!result.changed()) {
+            return "Nothing to compact.";
+        }
+        history = new ArrayList<>(result.messages());
+        compactedTurns.addAll(result.droppedTurns());
+        String description = result.describe(before);
+        recorder.compacted(description);
+        return description;
+    }
+
+    private void checkCancelled() {
+        if (cancelled) {
+            throw new HostException("The turn was cancelled.");
+        }
     }
 
     TurnResult send(String prompt, TurnListener listener) {
+        cancelled = false;
         history.add(UserMessage.from(prompt));
+        recorder.user(prompt);
         List<CallOutcome> calls = new ArrayList<>();
+        Usage turn = Usage.NONE;
         for (int step = 1; step <= STEP_CAP; step++) {
+            checkCancelled();
             List<RegisteredTool> tools = offered.get();
-            AiMessage answer = request(tools);
-            if (!answer.hasToolExecutionRequests()) {
-                String text = answer.text() == null ? "" : answer.text();
+            Step answer = request(tools, listener);
+            turn = turn.plus(answer.usage());
+            AiMessage message = withIds(answer.message());
+            if (!message.hasToolExecutionRequests()) {
+                String text = message.text() == null ? "" : message.text();
                 // an empty assistant message is rejected by the providers when sent back, so it is not kept
                 if (!text.isBlank()) {
-                    history.add(answer);
-                    listener.text(text);
+                    history.add(message);
+                    recorder.assistant(message);
                 }
-                return new TurnResult(TurnResult.Status.DONE, text, calls, step);
+                return new TurnResult(TurnResult.Status.DONE, text, calls, step, turn);
             }
-            history.add(answer);
-            if (answer.text() != null && !answer.text().isBlank()) {
-                listener.text(answer.text());
-            }
-            for (ToolExecutionRequest request : answer.toolExecutionRequests()) {
+            history.add(message);
+            recorder.assistant(message);
+            for (ToolExecutionRequest request : message.toolExecutionRequests()) {
+                if (cancelled) {
+                    // every call needs its result, even the ones an aborted turn never ran
+                    String output = "Not run: the user aborted the turn.";
+                    history.add(ToolExecutionResultMessage.from(request, output));
+                    continue;
+                }
                 listener.callStarted(request.name(), request.arguments());
                 CallOutcome outcome = chain.run(tools, request.name(), request.arguments(), listener);
                 listener.callEnded(outcome);
                 calls.add(outcome);
-                history.add(ToolExecutionResultMessage.from(request, forModel(outcome)));
+                String output = forModel(outcome);
+                history.add(ToolExecutionResultMessage.from(request, output));
+                recorder.tool(request, outcome, output);
             }
         }
-        return new TurnResult(TurnResult.Status.STEP_LIMIT, "", calls, STEP_CAP);
+        return new TurnResult(TurnResult.Status.STEP_LIMIT, "", calls, STEP_CAP, turn);
     }
 
-    private AiMessage request(List<RegisteredTool> tools) {
+    /** Older Ollama servers send tool calls without ids; results and session files pair by id, so they get one. */
+    private AiMessage withIds(AiMessage message) {
+        if (!message.hasToolExecutionRequests()
+                || message.toolExecutionRequests().stream().allMatch(r -> r.id() != null && !r.id().isBlank())) {
+            return message;
+        }
+        List<ToolExecutionRequest> requests = new ArrayList<>();
+        for (ToolExecutionRequest request : message.toolExecutionRequests()) {
+            requests.add(request.id() != null && !request.id().isBlank() ? request
+                    : ToolExecutionRequest.builder().id("call_q" + (++generatedIds)).name(request.name())
+                            .arguments(request.arguments()).build());
+        }
+        return message.text() == null || message.text().isBlank() ? AiMessage.from(requests)
+                : AiMessage.from(message.text(), requests);
+    }
+
+    private int generatedIds;
+
+    /** One model request's answer and what it used. */
+    private record Step(AiMessage message, Usage usage) {
+    }
+
+    private Step request(List<RegisteredTool> tools, TurnListener listener) {
+        List<ToolSpecification> specifications = specifications(tools);
+        String system = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns);
+        compactIfNeeded(system, specifications, listener);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
-        messages.add(SystemMessage.from(SystemPrompt.build(workspace, tools, interactive, LocalDate.now())));
+        // built again: compaction may have dropped turns the prompt now mentions
+        messages.add(SystemMessage.from(SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns)));
         messages.addAll(history);
         ChatRequest.Builder request = ChatRequest.builder().messages(messages);
-        List<ToolSpecification> specifications = specifications(tools);
         if (!specifications.isEmpty()) {
             request.toolSpecifications(specifications);
         }
         ChatResponse response;
+        boolean[] streamed = {false};
         try {
-            response = model.chat(request.build());
+            Models current = models;
+            StreamingChatModel streaming = current.streaming();
+            ChatRequest built = request.build();
+            CompletableFuture<ChatResponse> done = new CompletableFuture<>();
+            pending = done;
+            if (streaming != null) {
+                startStream(streaming, built, listener, streamed, done);
+            } else {
+                // run on another thread, so an aborted turn need not wait for the answer
+                CompletableFuture.runAsync(() -> {
+                    try {
+                        done.complete(current.chat().chat(built));
+                    } catch (RuntimeException e) {
+                        done.completeExceptionally(e);
+                    }
+                }, requests);
+            }
+            response = await(done, streamed);
+        } catch (HostException e) {
+            throw e;
         } catch (RuntimeException e) {
-            throw new HostException("The model request failed: " + oneLine(e), e);
+            throw failure(e, false);
         }
         if (response == null || response.aiMessage() == null) {
             throw new HostException("The model returned no message.");
         }
-        return response.aiMessage();
+        AiMessage message = response.aiMessage();
+        if (!streamed[0] && message.text() != null && !message.text().isBlank()) {
+            listener.text(message.text());
+        }
+        TokenUsage reported = response.tokenUsage();
+        Usage usage = Prices.usage(models.name(), reported == null || reported.inputTokenCount() == null ? 0
+                : reported.inputTokenCount(), reported == null || reported.outputTokenCount() == null ? 0
+                : reported.outputTokenCount());
+        listener.usage(usage);
+        recorder.usage(usage);
+        return new Step(message, usage);
+    }
+
+    private void startStream(StreamingChatModel model, ChatRequest request, TurnListener listener, boolean[] streamed,
+            CompletableFuture<ChatResponse> done) {
+        model.chat(request, new StreamingChatResponseHandler() {
+            @Override
+            public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
+                if (cancelled) {
+                    // closes the connection; no further callback comes after this
+                    context.streamingHandle().cancel();
+                    return;
+                }
+                String text = partial.text();
+                if (text != null && !text.isEmpty()) {
+                    streamed[0] = true;
+                    listener.text(text);
+                }
+            }
+
+            @Override
+            public void onCompleteResponse(ChatResponse response) {
+                done.complete(response);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.completeExceptionally(error);
+            }
+        });
+    }
+
+    private ChatResponse await(CompletableFuture<ChatResponse> done, boolean[] streamed) {
+        try {
+            return done.get(requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof HostException host) {
+                throw host;
+            }
+            throw failure(cause, streamed[0]);
+        } catch (TimeoutException e) {
+            throw new HostException("The model did not finish its answer within " + requestTimeout.toSeconds() + " s.");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HostException("The turn was interrupted while the model was answering.");
+        } finally {
+            pending = null;
+        }
+    }
+
+    /** Compacts the history when it and the request's fixed parts no longer fit the context window. */
+    private void compactIfNeeded(String system, List<ToolSpecification> specifications, TurnListener listener) {
+        int fixed = tokens.count(system) + tokens.count(String.valueOf(specifications)) + ANSWER_RESERVE;
+        int budget = Math.max(contextTokens * 4 / 5 - fixed, contextTokens / 10);
+        int before = tokens.count(history);
+        if (before <= budget) {
+            return;
+        }
+        Compaction.Result result = Compaction.compact(history, budget, tokens);
+        if (result.changed()) {
+            history = new ArrayList<>(result.messages());
+            compactedTurns.addAll(result.droppedTurns());
+            String description = result.describe(before);
+            listener.notice(description);
+            recorder.compacted(description);
+        }
     }
 
     private static List<ToolSpecification> specifications(List<RegisteredTool> tools) {
@@ -124,8 +337,32 @@ final class AgentLoop {
         return outcome.status() == CallOutcome.Status.ERROR ? "Error: " + output : output;
     }
 
+    /**
+     * A failed request as the user reads it: the provider's {@link ModelException} says it in one line
+     * already; anything else gets the most specific message of its causes.
+     */
+    private static HostException failure(Throwable error, boolean afterText) {
+        Optional<ModelException> model = ModelException.find(error);
+        String message = model.map(Throwable::getMessage).orElseGet(() -> "The model request failed: " + oneLine(error));
+        return new HostException(afterText ? "The model's answer was cut off. " + message : message, error);
+    }
+
+    /** The most specific one-line message of an error and its causes. */
     static String oneLine(Throwable e) {
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        Throwable deepest = e;
+        String message = e.getMessage();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                deepest = t;
+                message = t.getMessage();
+                if (t.getClass().getName().startsWith("dev.quiver.")) {
+                    break; // our own message is already written for the user
+                }
+            }
+        }
+        if (message == null) {
+            message = deepest.getClass().getSimpleName();
+        }
         String line = message.strip().replaceAll("\\s+", " ");
         return line.length() > 400 ? line.substring(0, 400) + "..." : line;
     }

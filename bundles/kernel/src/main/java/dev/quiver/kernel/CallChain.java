@@ -67,6 +67,7 @@ final class CallChain {
     private final Supplier<List<Guard>> guards;
     private final ExecutorService workers;
     private final Modes modes;
+    private final java.util.function.Predicate<RegisteredTool> trusted;
     private final Duration timeout;
     private final AuditLog audit;
     private final Grants grants = new Grants();
@@ -76,8 +77,9 @@ final class CallChain {
 
     CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
             Modes modes, Duration timeout, AuditLog audit,
-            java.util.function.Function<String, Optional<Object>> settings) {
+            java.util.function.Function<String, Optional<Object>> settings, java.util.function.Predicate<RegisteredTool> trusted) {
         this.settings = settings;
+        this.trusted = trusted;
         this.workspace = workspace;
         this.engine = engine;
         this.guards = guards;
@@ -97,6 +99,11 @@ final class CallChain {
         repeats.clear();
     }
 
+    /** Whether a tool's bundle asked for it to run unasked and the installation trusts that bundle. */
+    boolean autoApproved(RegisteredTool tool) {
+        return tool.autoApproveRequested() && trusted.test(tool);
+    }
+
     /** Whether a tool is offered at all in this session's mode. */
     boolean offers(RegisteredTool tool) {
         return !modes.readOnly() || tool.access() == Access.READ || tool.access() == Access.STATE;
@@ -104,7 +111,7 @@ final class CallChain {
 
     /** The decision a call gets before any subject is known, as {@code quiver tools} shows it. */
     Decision defaultDecision(RegisteredTool tool) {
-        return engine.decide(tool.name(), tool.access(), List.of(), List.of(), grants).verdict().decision();
+        return engine.decide(tool.name(), tool.access(), autoApproved(tool), List.of(), List.of(), grants).verdict().decision();
     }
 
     /** The decision alone, as {@code quiver check} reports it: nothing runs, nobody is asked, nothing counts. */
@@ -250,7 +257,8 @@ final class CallChain {
         if (refusal.isPresent()) {
             return new Decided(new Verdict(Decision.DENY, BY_GUARD, refusal.get()), Optional.empty(), List.of());
         }
-        Decided decided = engine.decide(tool.name(), tool.access(), prepared.subjects(), prepared.commands(), grants);
+        Decided decided = engine.decide(tool.name(), tool.access(), autoApproved(tool), prepared.subjects(),
+                prepared.commands(), grants);
         if (countRepeat) {
             int count = repeats.merge(prepared.key(), 1, Integer::sum);
             if (count >= REPEAT_LIMIT && decided.verdict().decision() == Decision.ALLOW) {
@@ -355,9 +363,11 @@ final class CallChain {
         }
     }
 
-    /** Cancels every call still running (the session is closing or the turn was aborted). */
-    void cancelAll() {
+    /** Cancels every call still running (an interrupt, an aborted turn, the session closing); whether any ran. */
+    boolean cancelAll() {
+        boolean any = !running.isEmpty();
         running.forEach(CallContext::cancel);
+        return any;
     }
 
     static String unloaded(String name, boolean whileRunning) {

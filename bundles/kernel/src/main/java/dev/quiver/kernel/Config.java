@@ -18,16 +18,20 @@ import java.util.Optional;
  */
 final class Config {
 
-    private final List<Source> sources;
+    private volatile List<Source> sources;
     private final List<String> warnings;
+    private final List<Path> files;
+    private volatile String stamp;
 
     /** One file's parsed content. */
     record Source(Path file, JsonNode root) {
     }
 
-    private Config(List<Source> sources, List<String> warnings) {
+    private Config(List<Path> files, List<Source> sources, List<String> warnings) {
+        this.files = files;
         this.sources = sources;
         this.warnings = warnings;
+        this.stamp = stamp(files);
     }
 
     static Config load(Optional<Path> explicit, Path workspace, Map<String, String> environment) {
@@ -35,8 +39,43 @@ final class Config {
         explicit.ifPresent(files::add);
         files.add(workspace.resolve(".quiver").resolve("config.json"));
         userConfigFile(environment).ifPresent(files::add);
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        return new Config(List.copyOf(files), read(files, explicit, warnings), warnings);
+    }
+
+    /** The config files, first read first. */
+    List<Path> files() {
+        return files;
+    }
+
+    /**
+     * Reads the files again when one of them changed since they were read; returns whether they had.
+     * New problems are added to the warnings.
+     */
+    synchronized boolean reloadIfChanged() {
+        String now = stamp(files);
+        if (now.equals(stamp)) {
+            return false;
+        }
+        stamp = now;
+        sources = read(files, Optional.empty(), warnings);
+        return true;
+    }
+
+    private static String stamp(List<Path> files) {
+        StringBuilder stamp = new StringBuilder();
+        for (Path file : files) {
+            try {
+                stamp.append(Files.getLastModifiedTime(file).toMillis()).append(':').append(Files.size(file)).append(';');
+            } catch (IOException missing) {
+                stamp.append("-;");
+            }
+        }
+        return stamp.toString();
+    }
+
+    private static List<Source> read(List<Path> files, Optional<Path> explicit, List<String> warnings) {
         List<Source> sources = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
         for (Path file : files) {
             if (!Files.exists(file)) {
                 if (explicit.isPresent() && file.equals(explicit.get())) {
@@ -58,7 +97,7 @@ final class Config {
                 warnings.add("Config file " + file + " cannot be read (" + e.getMessage() + "); ignoring it.");
             }
         }
-        return new Config(List.copyOf(sources), warnings);
+        return List.copyOf(sources);
     }
 
     static Optional<Path> userConfigFile(Map<String, String> environment) {

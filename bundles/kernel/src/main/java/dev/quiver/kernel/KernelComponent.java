@@ -7,6 +7,10 @@ import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.Kernel;
 import dev.quiver.api.host.Session;
 import dev.quiver.api.host.SessionOptions;
+import dev.quiver.api.host.SessionListener;
+import dev.quiver.api.host.SessionSummary;
+import dev.quiver.api.host.TrustPolicy;
+import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.langchain4j.ModelProvider;
 import java.io.IOException;
 import java.util.List;
@@ -31,6 +35,9 @@ public class KernelComponent implements Kernel {
     private final ConcurrentSkipListMap<Long[], Guard> guards = new ConcurrentSkipListMap<>(
             (a, b) -> a[0].equals(b[0]) ? Long.compare(a[1], b[1]) : Long.compare(b[0], a[0]));
     private final Map<String, ModelProvider> providers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<SessionListener> listeners = new java.util.concurrent.CopyOnWriteArraySet<>();
+    private final java.util.Set<KernelSession> open = new java.util.concurrent.CopyOnWriteArraySet<>();
+    private volatile TrustPolicy trust;
 
     @Activate
     public KernelComponent(@Reference ToolRegistry registry, @Reference WorkspaceFactory workspaces) {
@@ -61,6 +68,52 @@ public class KernelComponent implements Kernel {
         providers.values().remove(provider);
     }
 
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void setTrustPolicy(TrustPolicy policy) {
+        trust = policy;
+    }
+
+    void unsetTrustPolicy(TrustPolicy policy) {
+        if (trust == policy) {
+            trust = null;
+        }
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void addSessionListener(SessionListener listener) {
+        listeners.add(listener);
+        for (KernelSession session : open) {
+            notify(() -> listener.opened(session.context()));
+        }
+    }
+
+    void removeSessionListener(SessionListener listener) {
+        listeners.remove(listener);
+    }
+
+    private static void notify(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException | LinkageError e) {
+            org.slf4j.LoggerFactory.getLogger(KernelComponent.class).warn("A session listener failed", e);
+        }
+    }
+
+    /** Whether the trust policy trusts the bundle of a tool; without a policy, nothing is trusted. */
+    private boolean trusted(RegisteredTool tool) {
+        TrustPolicy policy = trust;
+        if (policy == null) {
+            return false;
+        }
+        try {
+            return policy.trusted(tool.bundle(), tool.bundleVersion());
+        } catch (RuntimeException e) {
+            return false; // a failing policy trusts nothing
+        }
+    }
+
     private static Long[] key(Map<String, Object> properties) {
         Object ranking = properties.get(Constants.SERVICE_RANKING);
         long rank = ranking instanceof Integer i ? i : 0;
@@ -76,7 +129,34 @@ public class KernelComponent implements Kernel {
             throw new HostException("Cannot open workspace " + options.workspace() + ": " + e.getMessage(), e);
         }
         Config config = Config.load(options.config(), workspace.root(), System.getenv());
-        return new KernelSession(workspace, options, config, registry, name -> Optional.ofNullable(providers.get(name)),
-                () -> List.copyOf(guards.values()));
+        KernelSession[] self = new KernelSession[1];
+        KernelSession session = new KernelSession(workspace, options, config, registry,
+                name -> Optional.ofNullable(providers.get(name)), () -> List.copyOf(guards.values()),
+                SessionStore.fromEnvironment(System.getenv()), this::trusted, () -> closed(self[0]));
+        self[0] = session;
+        open.add(session);
+        for (SessionListener listener : listeners) {
+            notify(() -> listener.opened(session.context()));
+        }
+        return session;
+    }
+
+    private void closed(KernelSession session) {
+        if (session != null && open.remove(session)) {
+            for (SessionListener listener : listeners) {
+                notify(() -> listener.closed(session.context()));
+            }
+        }
+    }
+
+    @Override
+    public List<SessionSummary> sessions(java.nio.file.Path workspace) {
+        java.nio.file.Path root;
+        try {
+            root = workspace.toAbsolutePath().toRealPath();
+        } catch (IOException e) {
+            throw new HostException("Cannot open workspace " + workspace + ": " + e.getMessage(), e);
+        }
+        return SessionStore.fromEnvironment(System.getenv()).list(root);
     }
 }

@@ -1,6 +1,8 @@
 package dev.quiver.kernel;
 
+import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.quiver.api.Guard;
 import dev.quiver.api.Workspace;
 import dev.quiver.api.host.CallOutcome;
@@ -11,6 +13,7 @@ import dev.quiver.api.host.ToolInfo;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
 import dev.quiver.api.host.Verdict;
+import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.PermissionEngine;
 import dev.quiver.kernel.permission.RuleSet;
@@ -19,10 +22,11 @@ import dev.quiver.langchain4j.ModelSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,6 +39,8 @@ final class KernelSession implements Session {
     /** A tool call that runs longer is cancelled; above bash's own maximum of 600 s. */
     static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(660);
     static final Duration DEFAULT_MODEL_TIMEOUT = Duration.ofSeconds(300);
+    /** The context window assumed when the config does not say (most current models have at least this). */
+    static final int DEFAULT_CONTEXT_TOKENS = 128_000;
 
     private final Workspace workspace;
     private final SessionOptions options;
@@ -43,16 +49,28 @@ final class KernelSession implements Session {
     private final Function<String, Optional<ModelProvider>> providers;
     private final ExecutorService workers;
     private final CallChain chain;
-    private final Optional<ModelChoice> model;
+    private final ToolSets toolSets;
+    private volatile Optional<ModelChoice> model;
+    private final SessionStore store;
+    private final List<String> warnings;
+    private final SessionContextImpl context;
+    private final Runnable onClose;
+    private final java.util.function.Predicate<RegisteredTool> trusted;
+    private volatile SessionStore.Recorder recorder;
+    private List<ChatMessage> resumed = List.of();
     private AgentLoop loop;
 
     KernelSession(Workspace workspace, SessionOptions options, Config config, ToolRegistry registry,
-            Function<String, Optional<ModelProvider>> providers, Supplier<List<Guard>> guards) {
+            Function<String, Optional<ModelProvider>> providers, Supplier<List<Guard>> guards, SessionStore store,
+            java.util.function.Predicate<RegisteredTool> trusted, Runnable onClose) {
+        this.trusted = trusted;
+        this.onClose = onClose;
         this.workspace = workspace;
         this.options = options;
         this.config = config;
         this.registry = registry;
         this.providers = providers;
+        this.store = store;
         AtomicInteger threads = new AtomicInteger();
         this.workers = Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task, "quiver-tool-" + threads.incrementAndGet());
@@ -60,16 +78,45 @@ final class KernelSession implements Session {
             return thread;
         });
         Duration toolTimeout = config.positiveNumber("toolTimeout").map(Duration::ofSeconds).orElse(DEFAULT_TOOL_TIMEOUT);
-        List<String> ruleWarnings = new ArrayList<>();
-        RuleSet rules = RuleSet.parse(config.all("permission"), ruleWarnings);
-        ruleWarnings.forEach(config::warn);
+        List<String> found = new ArrayList<>();
+        RuleSet rules = RuleSet.parse(config.all("permission"), found);
+        Set<String> installed = new HashSet<>();
+        registry.snapshot().forEach(tool -> tool.set().ifPresent(installed::add));
+        this.toolSets = ToolSets.from(config.get("toolSets"), installed, found);
+        Optional<String> baseUrl = options.baseUrl().or(() -> config.text("baseUrl"));
+        Optional<ModelChoice> chosen;
+        try {
+            chosen = options.model().or(() -> config.text("model")).map(spec -> ModelChoice.parse(spec, baseUrl));
+        } catch (HostException e) {
+            found.add(e.getMessage());
+            chosen = Optional.empty();
+        }
+        this.model = chosen;
         PermissionEngine engine = new PermissionEngine(rules, workspace,
                 System.getenv().getOrDefault("HOME", System.getProperty("user.home")));
+        String label = model.map(ModelChoice::label).orElse("none");
+        if (options.resume().isPresent()) {
+            SessionStore.Loaded loaded = store.resume(workspace.root(), options.resume().get(), label);
+            this.recorder = loaded.recorder();
+            this.resumed = loaded.history();
+        } else {
+            this.recorder = store.create(workspace.root(), label);
+        }
         this.chain = new CallChain(workspace, engine, guards, workers,
                 new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
-                new AuditLog(workspace.root(), UUID.randomUUID().toString()), config::plain);
-        Optional<String> baseUrl = options.baseUrl().or(() -> config.text("baseUrl"));
-        this.model = options.model().or(() -> config.text("model")).map(spec -> ModelChoice.parse(spec, baseUrl));
+                new AuditLog(workspace.root(), recorder.id()), config::plain, trusted);
+        this.context = new SessionContextImpl(this::id, workspace.root(), config);
+        found.addAll(0, config.warnings());
+        this.warnings = List.copyOf(found);
+    }
+
+    @Override
+    public String id() {
+        return recorder.id();
+    }
+
+    SessionContextImpl context() {
+        return context;
     }
 
     @Override
@@ -84,7 +131,7 @@ final class KernelSession implements Session {
 
     @Override
     public List<String> warnings() {
-        return config.warnings();
+        return warnings;
     }
 
     @Override
@@ -96,21 +143,86 @@ final class KernelSession implements Session {
         return List.copyOf(sets);
     }
 
-    /** The tools of this step: the registry's snapshot less any the mode withholds or whose spec cannot be sent. */
+    /** The tools of this step: the registry's snapshot less what the mode and tool sets withhold and any spec that cannot be sent. */
     private List<RegisteredTool> offered() {
-        return registry.snapshot().stream().filter(chain::offers).filter(tool -> tool.spec().isPresent()).toList();
+        return registry.snapshot().stream().filter(chain::offers).filter(toolSets::offers)
+                .filter(tool -> tool.spec().isPresent()).toList();
     }
 
     @Override
     public List<ToolInfo> tools() {
+        return infos(offered());
+    }
+
+    @Override
+    public List<ToolInfo> registered() {
+        return infos(registry.snapshot());
+    }
+
+    private List<ToolInfo> infos(List<RegisteredTool> tools) {
+        List<RegisteredTool> offered = offered();
         List<ToolInfo> infos = new ArrayList<>();
-        for (RegisteredTool tool : offered()) {
+        for (RegisteredTool tool : tools) {
             tool.spec().ifPresent(spec -> infos.add(new ToolInfo(tool.name(), tool.set(), tool.access().id(),
                     chain.defaultDecision(tool), tool.bundle(), tool.schemaBytes(), spec.description(),
-                    tool.compactParameters(),
-                    tool.autoApproveRequested() ? Optional.of("auto-approve requested, not trusted") : Optional.empty())));
+                    tool.compactParameters(), note(tool), offered.contains(tool))));
         }
         return infos;
+    }
+
+    private Optional<String> note(RegisteredTool tool) {
+        if (!tool.autoApproveRequested()) {
+            return Optional.empty();
+        }
+        return Optional.of(trusted.test(tool) ? "auto-approved (trusted bundle)" : "auto-approve requested, not trusted");
+    }
+
+    @Override
+    public AutoCloseable onToolsChanged(Runnable listener) {
+        return registry.onChange(listener);
+    }
+
+    @Override
+    public boolean interruptCalls() {
+        return chain.cancelAll();
+    }
+
+    @Override
+    public void cancelTurn() {
+        AgentLoop current = loop;
+        if (current != null) {
+            current.cancel();
+        }
+        chain.cancelAll();
+    }
+
+    @Override
+    public void switchModel(String spec) {
+        ModelChoice choice = ModelChoice.parse(spec, model.flatMap(ModelChoice::baseUrl).filter(url -> model.get()
+                .provider().equals(spec.substring(0, spec.indexOf('/')))));
+        if (providers.apply(choice.provider()).isEmpty()) {
+            throw new HostException("No model provider '" + choice.provider() + "' is installed (try openai, anthropic "
+                    + "or ollama).");
+        }
+        model = Optional.of(choice);
+        AgentLoop current = loop;
+        if (current != null) {
+            current.switchModels(models(choice, modelTimeout()));
+        }
+    }
+
+    @Override
+    public String compact() {
+        AgentLoop current = loop;
+        return current == null ? "Nothing to compact." : current.compactNow(new TurnListener() { });
+    }
+
+    @Override
+    public void clear() {
+        loop = null;
+        resumed = List.of();
+        recorder = store.create(workspace.root(), model.map(ModelChoice::label).orElse("none"));
+        chain.newTurn();
     }
 
     @Override
@@ -125,30 +237,70 @@ final class KernelSession implements Session {
 
     @Override
     public TurnResult send(String prompt, TurnListener listener) {
+        ModelChoice choice = model.orElseThrow(() -> new HostException("No model configured. Pass --model openai/NAME "
+                + "(with --base-url http://HOST:PORT/v1 for an OpenAI-compatible server, or OPENAI_API_KEY for "
+                + "api.openai.com), or set \"model\" in .quiver/config.json."));
         if (loop == null) {
-            loop = new AgentLoop(chatModel(), chain, this::offered, workspace.root(), options.interactive());
+            int contextTokens = config.positiveNumber("contextTokens").map(Long::intValue).orElse(DEFAULT_CONTEXT_TOKENS);
+            Duration timeout = modelTimeout();
+            loop = new AgentLoop(models(choice, timeout), chain, this::offered, workspace.root(), options.interactive(),
+                    recorder, resumed, contextTokens, timeout, workers);
         }
         chain.newTurn();
         return loop.send(prompt, listener);
     }
 
-    private ChatModel chatModel() {
-        ModelChoice choice = model.orElseThrow(() -> new HostException("No model configured. Pass --model openai/NAME "
-                + "(with --base-url http://HOST:PORT/v1 for an OpenAI-compatible server, or OPENAI_API_KEY for "
-                + "api.openai.com), or set \"model\" in .quiver/config.json."));
-        ModelProvider provider = providers.apply(choice.provider()).orElseThrow(() -> new HostException(
-                "No model provider '" + choice.provider() + "' is installed. Use --model openai/NAME."));
-        Duration timeout = config.positiveNumber("modelTimeout").map(Duration::ofSeconds).orElse(DEFAULT_MODEL_TIMEOUT);
-        try {
-            return provider.chatModel(new ModelSettings(choice.name(), choice.baseUrl(), timeout));
-        } catch (IllegalArgumentException e) {
-            throw new HostException(e.getMessage(), e);
-        }
+    private Duration modelTimeout() {
+        return config.positiveNumber("modelTimeout").map(Duration::ofSeconds).orElse(DEFAULT_MODEL_TIMEOUT);
+    }
+
+    /** The chosen model, built once per provider service: a provider bundle updated mid-session is picked up. */
+    private AgentLoop.Models models(ModelChoice choice, Duration timeout) {
+        ModelSettings settings = new ModelSettings(choice.name(), choice.baseUrl(), timeout);
+        return new AgentLoop.Models() {
+            private ModelProvider builtBy;
+            private ChatModel chat;
+            private StreamingChatModel streaming;
+
+            private synchronized ModelProvider provider() {
+                ModelProvider provider = providers.apply(choice.provider()).orElseThrow(() -> new HostException(
+                        "No model provider '" + choice.provider() + "' is installed (try openai, anthropic or ollama)."));
+                if (provider != builtBy) {
+                    try {
+                        chat = provider.chatModel(settings);
+                        streaming = provider.streamingChatModel(settings);
+                    } catch (IllegalArgumentException e) {
+                        throw new HostException(e.getMessage(), e);
+                    }
+                    builtBy = provider;
+                }
+                return provider;
+            }
+
+            @Override
+            public synchronized ChatModel chat() {
+                provider();
+                return chat;
+            }
+
+            @Override
+            public synchronized StreamingChatModel streaming() {
+                provider();
+                return streaming;
+            }
+
+            @Override
+            public String name() {
+                return choice.name();
+            }
+        };
     }
 
     @Override
     public void close() {
-        chain.cancelAll();
+        cancelTurn();
+        context.close();
+        onClose.run();
         workers.shutdownNow();
     }
 }

@@ -62,6 +62,12 @@ final class RegisteredTool {
         return bundle;
     }
 
+    /** The version of the registering bundle, empty when it is gone. */
+    String bundleVersion() {
+        Bundle owner = reference.getBundle();
+        return owner == null ? "" : owner.getVersion().toString();
+    }
+
     ServiceReference<Tool> reference() {
         return reference;
     }

@@ -32,6 +32,7 @@ public class ToolRegistry {
     private final BundleContext context;
     private final Map<ServiceReference<Tool>, RegisteredTool> tools = new ConcurrentHashMap<>();
     private volatile List<RegisteredTool> snapshot = List.of();
+    private final java.util.Set<Runnable> listeners = new java.util.concurrent.CopyOnWriteArraySet<>();
 
     @Activate
     public ToolRegistry(BundleContext context) {
@@ -80,6 +81,12 @@ public class ToolRegistry {
         addTool(reference);
     }
 
+    /** Calls the listener after every change of the registry; close the handle to stop. */
+    AutoCloseable onChange(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
     /** The tools registered now, one per name, sorted by name. */
     List<RegisteredTool> snapshot() {
         return snapshot;
@@ -108,6 +115,13 @@ public class ToolRegistry {
         List<RegisteredTool> sorted = new ArrayList<>(byName.values());
         sorted.sort(Comparator.comparing(RegisteredTool::name));
         snapshot = List.copyOf(sorted);
+        for (Runnable listener : listeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                LOG.warn("A registry listener failed", e);
+            }
+        }
     }
 
     private static String bundleName(ServiceReference<?> reference) {

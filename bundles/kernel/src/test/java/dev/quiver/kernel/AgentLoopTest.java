@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.quiver.api.host.HostException;
+import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.PermissionEngine;
 import dev.quiver.kernel.permission.RuleSet;
@@ -51,12 +52,63 @@ class AgentLoopTest {
     }
 
     private AgentLoop loop(OpenAiStub stub) throws Exception {
-        OpenAiChatModel model = OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder())
-                .baseUrl(stub.baseUrl()).apiKey("test").modelName("test").maxRetries(0).build();
+        return loop(stub, 128_000, new SessionStore(workspace.resolveSibling(workspace.getFileName() + "-sessions"))
+                .create(workspace, "openai/test"));
+    }
+
+    private AgentLoop streamingLoop(OpenAiStub stub) throws Exception {
+        dev.langchain4j.model.openai.OpenAiStreamingChatModel streaming = dev.langchain4j.model.openai.OpenAiStreamingChatModel
+                .builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl()).apiKey("test")
+                .modelName("test").build();
+        AgentLoop.Models models = new AgentLoop.Models() {
+            @Override
+            public dev.langchain4j.model.chat.ChatModel chat() {
+                throw new AssertionError("the streaming model is preferred");
+            }
+
+            @Override
+            public dev.langchain4j.model.chat.StreamingChatModel streaming() {
+                return streaming;
+            }
+
+            @Override
+            public String name() {
+                return "test";
+            }
+        };
         dev.quiver.api.Workspace opened = new WorkspaceFactoryComponent().open(workspace);
         CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"), List::of,
-                workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"), key -> java.util.Optional.empty());
-        return new AgentLoop(model, chain, framework.registry::snapshot, workspace, false);
+                workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"),
+                key -> java.util.Optional.empty(), tool -> false);
+        return new AgentLoop(models, chain, framework.registry::snapshot, workspace, false,
+                new SessionStore(workspace.resolveSibling(workspace.getFileName() + "-ss")).create(workspace, "openai/test"),
+                List.of(), 128_000, Duration.ofSeconds(30), workers);
+    }
+
+    private AgentLoop loop(OpenAiStub stub, int contextTokens, SessionStore.Recorder recorder) throws Exception {
+        OpenAiChatModel model = OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder())
+                .baseUrl(stub.baseUrl()).apiKey("test").modelName("test").maxRetries(0).build();
+        AgentLoop.Models models = new AgentLoop.Models() {
+            @Override
+            public dev.langchain4j.model.chat.ChatModel chat() {
+                return model;
+            }
+
+            @Override
+            public dev.langchain4j.model.chat.StreamingChatModel streaming() {
+                return null;
+            }
+
+            @Override
+            public String name() {
+                return "test";
+            }
+        };
+        dev.quiver.api.Workspace opened = new WorkspaceFactoryComponent().open(workspace);
+        CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"), List::of,
+                workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"), key -> java.util.Optional.empty(), tool -> false);
+        return new AgentLoop(models, chain, framework.registry::snapshot, workspace, false, recorder, List.of(),
+                contextTokens, Duration.ofSeconds(30), workers);
     }
 
     @Test
@@ -150,6 +202,103 @@ class AgentLoopTest {
             HostException error = assertThrows(HostException.class, () -> loop(stub).send("go", new TurnListener() { }));
             assertTrue(error.getMessage().startsWith("The model request failed"), error.getMessage());
             assertFalse(error.getMessage().contains("\n"));
+        }
+    }
+
+    @Test
+    void aLongSessionIsCompactedTwiceAndStillEndsBecauseTheModelChose() throws Exception {
+        List<OpenAiStub.Reply> replies = new ArrayList<>();
+        for (int i = 0; i < 14; i++) {
+            replies.add(OpenAiStub.calls(OpenAiStub.call("echo", "{\"text\":\"chunk-" + i + " data data data \",\"times\":60}")));
+        }
+        replies.add(OpenAiStub.text("All chunks read."));
+        List<String> notices = new ArrayList<>();
+        try (OpenAiStub stub = OpenAiStub.start(replies.toArray(OpenAiStub.Reply[]::new))) {
+            SessionStore.Recorder recorder = new SessionStore(workspace.resolveSibling(workspace.getFileName() + "-s"))
+                    .create(workspace, "openai/test");
+            TurnResult result = loop(stub, 7_000, recorder).send("read every chunk", new TurnListener() {
+                @Override
+                public void notice(String text) {
+                    notices.add(text);
+                }
+            });
+            assertEquals(TurnResult.Status.DONE, result.status());
+            assertEquals("All chunks read.", result.answer());
+            assertTrue(notices.size() >= 2, "compactions: " + notices);
+            assertTrue(notices.get(0).startsWith("History compacted from"), notices.get(0));
+            for (JsonNode request : stub.requests()) {
+                JsonNode messages = request.get("messages");
+                java.util.Set<String> open = new java.util.HashSet<>();
+                boolean prompt = false;
+                for (JsonNode message : messages) {
+                    String role = message.get("role").asText();
+                    prompt |= role.equals("user") && message.get("content").asText().equals("read every chunk");
+                    if (role.equals("tool")) {
+                        assertTrue(open.remove(message.get("tool_call_id").asText()), "a result without its call");
+                    } else {
+                        assertTrue(open.isEmpty(), "a call without its result");
+                        message.path("tool_calls").forEach(call -> open.add(call.get("id").asText()));
+                    }
+                }
+                assertTrue(prompt, "the prompt of the current turn is always sent");
+                JsonNode last = messages.get(messages.size() - 1);
+                if (last.get("role").asText().equals("tool")) {
+                    assertTrue(last.get("content").asText().startsWith("chunk-"), "the newest result is whole");
+                }
+            }
+            String file = java.nio.file.Files.readString(recorder.file());
+            assertTrue(file.contains("\"type\":\"compacted\""), "compactions are recorded");
+        }
+    }
+
+    @Test
+    void streamedTextArrivesInPiecesAndStreamedToolCallsRun() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.calls(OpenAiStub.call("echo", "{\"text\":\"streamed\"}")),
+                OpenAiStub.text("The echo said streamed, in several pieces of text."))) {
+            List<String> pieces = new ArrayList<>();
+            TurnResult result = streamingLoop(stub).send("go", new TurnListener() {
+                @Override
+                public void text(String text) {
+                    pieces.add(text);
+                }
+            });
+            assertEquals("The echo said streamed, in several pieces of text.", result.answer());
+            assertEquals(result.answer(), String.join("", pieces));
+            assertTrue(pieces.size() > 1, "streamed in pieces: " + pieces);
+            assertEquals(1, echo.calls.get());
+            assertTrue(stub.requests().get(0).path("stream").asBoolean(), "the request asked for a stream");
+        }
+    }
+
+    @Test
+    void aStreamCutMidwayIsAClearErrorAndLeavesNoHalfAnswerInTheSession() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.cut(OpenAiStub.text("This answer will be cut off in the middle"), 3))) {
+            AgentLoop loop = streamingLoop(stub);
+            HostException error = assertThrows(HostException.class, () -> loop.send("go", new TurnListener() { }));
+            assertFalse(error.getMessage().contains("\n"), error.getMessage());
+            assertTrue(error.getMessage().toLowerCase().contains("cut") || error.getMessage().toLowerCase().contains("ended"),
+                    error.getMessage());
+        }
+    }
+
+    @Test
+    void cancellingATurnReturnsWithoutWaitingForTheModel() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.delayed(Duration.ofSeconds(20), OpenAiStub.text("too late")))) {
+            AgentLoop loop = loop(stub);
+            java.util.concurrent.CompletableFuture<Throwable> outcome = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    loop.send("slow", new TurnListener() { });
+                    return null;
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            });
+            while (stub.requests().isEmpty()) {
+                Thread.sleep(10);
+            }
+            loop.cancel();
+            Throwable error = outcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(error instanceof HostException && error.getMessage().contains("cancelled"), String.valueOf(error));
         }
     }
 }

@@ -62,7 +62,7 @@ class CallChainTest {
     private CallChain chain(CallChain.Modes modes, Duration timeout, RuleSet rules) throws Exception {
         Workspace opened = new WorkspaceFactoryComponent().open(workspace);
         return new CallChain(opened, new PermissionEngine(rules, opened, "/home/nobody"), () -> guards,
-                workers, modes, timeout, new AuditLog(opened.root(), "test"), key -> Optional.empty());
+                workers, modes, timeout, new AuditLog(opened.root(), "test"), key -> Optional.empty(), tool -> false);
     }
 
     private static RuleSet rules(String json) throws Exception {
@@ -302,6 +302,28 @@ class CallChainTest {
         assertEquals("/cfg/config.json", first.get("file").asText());
         assertTrue(lines.stream().noneMatch(l -> l.contains("TOP-SECRET-CONTENT")));
         assertEquals("audit.jsonl\n", java.nio.file.Files.readString(workspace.resolve(".quiver/.gitignore")));
+    }
+
+    @Test
+    void autoApproveIsHonouredOnlyForTrustedBundlesAndNeverPastADenyRule() throws Exception {
+        PathTool plugin = new PathTool("plugin_write");
+        framework.register(plugin, "plugin_write", "write", dev.quiver.api.Tool.AUTO_APPROVE, "true");
+        Workspace opened = new WorkspaceFactoryComponent().open(workspace);
+        RuleSet rules = rules("{\"plugin_write\":{\"locked/*\":\"deny\"}}");
+        CallChain untrusted = new CallChain(opened, new PermissionEngine(rules, opened, "/h"), () -> guards, workers,
+                new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"),
+                key -> Optional.empty(), tool -> false);
+        assertEquals(Status.DENIED, run(untrusted, "plugin_write", "{\"path\":\"a.txt\"}").status(), "untrusted: it asks");
+        CallChain trusted = new CallChain(opened, new PermissionEngine(rules, opened, "/h"), () -> guards, workers,
+                new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"),
+                key -> Optional.empty(), tool -> true);
+        CallOutcome ran = run(trusted, "plugin_write", "{\"path\":\"a.txt\"}");
+        assertEquals(Status.OK, ran.status());
+        assertTrue(ran.verdict().reason().contains("trusted bundle"), ran.verdict().reason());
+        assertEquals(Status.DENIED, run(trusted, "plugin_write", "{\"path\":\"locked/b.txt\"}").status());
+        guards.add(call -> Optional.of("no plugins today"));
+        assertEquals("guard", run(trusted, "plugin_write", "{\"path\":\"c.txt\"}").verdict().by());
+        assertEquals(1, plugin.calls.get());
     }
 
     /** A tool with a path argument, as file tools have. */

@@ -75,7 +75,7 @@ class DecisionCorpusTest {
             framework.register(new Bash(), "bash", "execute");
             CallChain chain = new CallChain(workspace, new PermissionEngine(allowAll, workspace, "/home/tester"), List::of,
                     Executors.newSingleThreadExecutor(), new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
-                    new AuditLog(temp, "corpus"), key -> Optional.empty());
+                    new AuditLog(temp, "corpus"), key -> Optional.empty(), tool -> false);
             int pass = 0;
             int refuse = 0;
             List<String> falseRefusals = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.quiver.langchain4j;
 
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -9,6 +10,11 @@ import org.osgi.annotation.versioning.ConsumerType;
  *
  * <p>API keys are read by the provider from the environment and never passed through here, so they
  * cannot end up in configuration, session files or logs.
+ *
+ * <p>The models send their requests through {@link RetryingHttpClient}: a request that fails for good
+ * surfaces as a {@link ModelException} (thrown by {@code ChatModel.chat}, passed to
+ * {@code StreamingChatResponseHandler.onError}) whose message is one line for the user; find it with
+ * {@link ModelException#find(Throwable)}.
  */
 @ConsumerType
 public interface ModelProvider {
@@ -25,4 +31,12 @@ public interface ModelProvider {
      *     work (a missing API key, a malformed base URL)
      */
     ChatModel chatModel(ModelSettings settings);
+
+    /**
+     * Builds a streaming chat model for the same settings; the agent loop prefers it, so text reaches
+     * the front end as it is generated.
+     *
+     * @throws IllegalArgumentException as {@link #chatModel(ModelSettings)}
+     */
+    StreamingChatModel streamingChatModel(ModelSettings settings);
 }

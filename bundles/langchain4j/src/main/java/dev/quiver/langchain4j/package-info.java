@@ -2,9 +2,14 @@
  * How provider bundles offer chat models to the kernel: a {@link dev.quiver.langchain4j.ModelProvider}
  * service per provider. The LangChain4j packages this bundle exports ({@code dev.langchain4j.*}) are
  * the types those models speak.
+ *
+ * <p>Every provider sends its requests through {@link dev.quiver.langchain4j.RetryingHttpClient}
+ * (built by {@link dev.quiver.langchain4j.QuiverHttpClientBuilder}), which retries by Quiver's
+ * {@link dev.quiver.langchain4j.RetryPolicy} and reports final failures as
+ * {@link dev.quiver.langchain4j.ModelException}, one line for the user.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.quiver.langchain4j;
 
 import org.osgi.annotation.bundle.Export;

@@ -12,4 +12,7 @@ public interface Kernel {
      * @throws HostException when the workspace cannot be opened
      */
     Session open(SessionOptions options);
+
+    /** The stored sessions of a workspace, newest first. */
+    java.util.List<SessionSummary> sessions(java.nio.file.Path workspace);
 }

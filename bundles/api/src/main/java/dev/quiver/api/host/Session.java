@@ -12,6 +12,9 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface Session extends AutoCloseable {
 
+    /** The session's id; its events are stored under it and {@code --resume ID} continues it. */
+    String id();
+
     /** The workspace root. */
     Path workspace();
 
@@ -24,8 +27,17 @@ public interface Session extends AutoCloseable {
     /** The tool sets that have tools in the registry now, sorted. */
     List<String> toolSets();
 
-    /** The live registry, sorted by name. */
+    /** The tools offered now — what the next step sends the model — sorted by name. */
     List<ToolInfo> tools();
+
+    /** Every registered tool, including those the mode or the tool sets withhold, sorted by name. */
+    List<ToolInfo> registered();
+
+    /**
+     * Calls the listener whenever a tool service comes or goes (a bundle installed, updated or
+     * removed). Close the returned handle to stop.
+     */
+    AutoCloseable onToolsChanged(Runnable listener);
 
     /** The decision for a call, without running anything. */
     Verdict check(String tool, String argumentsJson);
@@ -43,6 +55,34 @@ public interface Session extends AutoCloseable {
      * @throws HostException when no model is configured or the model cannot be reached
      */
     TurnResult send(String prompt, TurnListener listener);
+
+    /**
+     * Interrupts the tool calls running now (a terminal's ctrl-c): their processes are killed and
+     * each call fails saying it did not finish. The turn goes on.
+     *
+     * @return whether any call was running
+     */
+    boolean interruptCalls();
+
+    /**
+     * Aborts the turn in progress (a terminal's esc): running calls are interrupted and
+     * {@link #send} returns as soon as it can, throwing a {@link HostException} that says so.
+     */
+    void cancelTurn();
+
+    /**
+     * Switches the model for the following turns.
+     *
+     * @param spec {@code PROVIDER/NAME}
+     * @throws HostException when the spec is malformed or the provider is not installed
+     */
+    void switchModel(String spec);
+
+    /** Compacts the conversation now, as it would be when it no longer fits; returns what was done. */
+    String compact();
+
+    /** Forgets the conversation: the next prompt starts a new stored session. */
+    void clear();
 
     /** Ends the session: cancels running calls. */
     @Override

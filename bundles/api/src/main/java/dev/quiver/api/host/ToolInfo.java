@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param description the description sent to the model
  * @param parameters the JSON Schema of the arguments, compact JSON
  * @param note a remark for the user, such as {@code auto-approve requested, not trusted}; empty for none
+ * @param offered whether the session offers it now (the mode or the tool sets may withhold it)
  */
 public record ToolInfo(String name, Optional<String> set, String access, Decision decision, String bundle,
-        int schemaBytes, String description, String parameters, Optional<String> note) {
+        int schemaBytes, String description, String parameters, Optional<String> note, boolean offered) {
 }

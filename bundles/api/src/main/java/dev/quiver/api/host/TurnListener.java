@@ -6,8 +6,16 @@ import org.osgi.annotation.versioning.ConsumerType;
 @ConsumerType
 public interface TurnListener {
 
-    /** Text of the model's answer as it arrives. */
+    /** Text of the model's answer as it arrives: pieces to append, in order. */
     default void text(String text) {
+    }
+
+    /** A remark about the turn for the user, such as "history compacted". */
+    default void notice(String text) {
+    }
+
+    /** What one model request used. */
+    default void usage(Usage step) {
     }
 
     /** A call the model asked for, before the permission chain sees it. */

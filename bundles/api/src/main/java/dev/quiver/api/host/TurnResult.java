@@ -10,8 +10,9 @@ import java.util.Objects;
  * @param answer the model's final text (empty when it gave none)
  * @param calls every call of the turn, in order
  * @param steps how many model requests the turn made
+ * @param usage tokens and estimated cost of the turn
  */
-public record TurnResult(Status status, String answer, List<CallOutcome> calls, int steps) {
+public record TurnResult(Status status, String answer, List<CallOutcome> calls, int steps, Usage usage) {
 
     /** Why a turn's loop stopped. */
     public enum Status {
@@ -24,6 +25,7 @@ public record TurnResult(Status status, String answer, List<CallOutcome> calls, 
     public TurnResult {
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(answer, "answer");
+        Objects.requireNonNull(usage, "usage");
         calls = List.copyOf(calls);
     }
 }

@@ -49,9 +49,13 @@ public final class PermissionEngine {
      *
      * @param commands the parsed form of each {@link Subject.Kind#COMMAND} subject, in order
      */
-    public Decided decide(String tool, Access access, List<Subject> subjects, List<ParsedCommand> commands, Grants grants) {
+    public Decided decide(String tool, Access access, boolean autoApproved, List<Subject> subjects,
+            List<ParsedCommand> commands, Grants grants) {
         Optional<List<Rule>> table = rules.tableFor(tool);
-        Decision fallback = defaultDecision(tool, access);
+        Decision decision = autoApproved ? Decision.ALLOW : defaultDecision(tool, access);
+        Fallback fallback = new Fallback(decision, autoApproved
+                ? tool + " comes from a trusted bundle that asks for its tools to run unasked."
+                : defaultReason(tool, access, decision));
         List<Part> parts = new ArrayList<>();
         int command = 0;
         for (Subject subject : subjects) {
@@ -103,8 +107,12 @@ public final class PermissionEngine {
                 : tool + " is " + article + access.id() + " tool; those ask by default.";
     }
 
+    /** What a subject gets when no rule matches it, and why. */
+    private record Fallback(Decision decision, String reason) {
+    }
+
     private Part decideText(String tool, Access access, String text, List<String> texts, Optional<List<Rule>> table,
-            Decision fallback) {
+            Fallback fallback) {
         if (table.isPresent()) {
             Optional<Rule> rule = RuleSet.lastMatch(table.get(), texts);
             if (rule.isPresent()) {
@@ -112,10 +120,10 @@ public final class PermissionEngine {
             }
             // a configured table replaces the defaults: nothing matched, so the tool's default still asks or allows
         }
-        return new Part(text, fallback, BY_DEFAULT, defaultReason(tool, access, fallback), Optional.empty(), true);
+        return new Part(text, fallback.decision(), BY_DEFAULT, fallback.reason(), Optional.empty(), true);
     }
 
-    private Part path(String tool, Access access, String raw, Optional<List<Rule>> table, Decision fallback) {
+    private Part path(String tool, Access access, String raw, Optional<List<Rule>> table, Fallback fallback) {
         Path absolute = absolute(raw);
         String relative = absolute.startsWith(workspace.root()) ? workspace.relativize(absolute) : absolute.toString();
         if (workspace.isSecret(absolute) && access == Access.READ && !explicitlyAllowed(table, relative)) {
@@ -133,7 +141,7 @@ public final class PermissionEngine {
                 && r.pattern().equals(relative));
     }
 
-    private List<Part> shell(String tool, Access access, ParsedCommand parsed, Optional<List<Rule>> table, Decision fallback) {
+    private List<Part> shell(String tool, Access access, ParsedCommand parsed, Optional<List<Rule>> table, Fallback fallback) {
         List<Part> parts = new ArrayList<>();
         if (parsed == null) {
             parts.add(new Part("?", Decision.ASK, BY_DEFAULT, "the command could not be read; it needs approval.",
@@ -149,7 +157,7 @@ public final class PermissionEngine {
                 continue;
             }
             if (command.computedName()) {
-                Decision decision = fallback == Decision.DENY ? Decision.DENY : Decision.ASK;
+                Decision decision = fallback.decision() == Decision.DENY ? Decision.DENY : Decision.ASK;
                 parts.add(new Part(text, decision, BY_DEFAULT, "its command word is computed at run time ("
                         + shorten(command.name().value()) + "), so no rule can match it; it needs approval.",
                         Optional.empty(), false));
@@ -174,7 +182,7 @@ public final class PermissionEngine {
         return parts;
     }
 
-    private Part plain(String tool, Access access, String value, Optional<List<Rule>> table, Decision fallback) {
+    private Part plain(String tool, Access access, String value, Optional<List<Rule>> table, Fallback fallback) {
         return decideText(tool, access, value, List.of(value), table, fallback);
     }
 

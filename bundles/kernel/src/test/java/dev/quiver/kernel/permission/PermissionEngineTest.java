@@ -56,12 +56,12 @@ class PermissionEngineTest {
         for (String path : paths) {
             subjects.add(Subject.path(path));
         }
-        return engine.decide(tool, access, subjects, List.of(), new Grants()).verdict();
+        return engine.decide(tool, access, false, subjects, List.of(), new Grants()).verdict();
     }
 
     private Decided bash(String command, Grants grants) {
         ParsedCommand parsed = ShellParser.parse(command);
-        return engine.decide("bash", Access.EXECUTE, List.of(Subject.command(command)), List.of(parsed), grants);
+        return engine.decide("bash", Access.EXECUTE, false, List.of(Subject.command(command)), List.of(parsed), grants);
     }
 
     @Test
@@ -190,7 +190,7 @@ class PermissionEngineTest {
         String huge = "echo " + "a".repeat(1_100_000);
         String invalid = "echo " + new String(new byte[] {(byte) 0xC3, (byte) 0x28, 0}, StandardCharsets.ISO_8859_1);
         for (String command : List.of(huge, invalid)) {
-            Decided decided = permissive.decide("bash", Access.EXECUTE, List.of(Subject.command(command)),
+            Decided decided = permissive.decide("bash", Access.EXECUTE, false, List.of(Subject.command(command)),
                     List.of(ShellParser.parse(command)), new Grants());
             assertEquals(Decision.ASK, decided.verdict().decision());
         }

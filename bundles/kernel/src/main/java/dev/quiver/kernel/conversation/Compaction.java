@@ -1,0 +1,181 @@
+package dev.quiver.kernel.conversation;
+
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Shortens a history that no longer fits, keeping what providers insist on — never a tool result
+ * without its call, never an answered call without its result — and what the model needs: the
+ * newest tool results whole, and the whole of the current turn as long as possible.
+ *
+ * <p>The ladder: first the content of older tool results is replaced by a note saying how big it
+ * was (the call and its result both stay, so the model still sees what it ran); then the oldest
+ * earlier turns are dropped whole, each turn being a user prompt and every message answering it;
+ * last, tool results of the current turn are elided too, all but the newest two. Compaction may
+ * shorten the history; it never blanks it.
+ */
+public final class Compaction {
+
+    /** Tool results kept whole by the first rung. */
+    static final int KEEP_RESULTS = 6;
+    /** Tool results of the current turn kept whole by the last rung. */
+    static final int KEEP_CURRENT = 2;
+
+    private Compaction() {
+    }
+
+    /**
+     * What compaction did.
+     *
+     * @param messages the shortened history
+     * @param elided how many tool results lost their content
+     * @param droppedTurns how many earlier turns were dropped, with their first lines
+     * @param tokens the tokens of the new history
+     */
+    public record Result(List<ChatMessage> messages, int elided, List<String> droppedTurns, int tokens) {
+
+        /** Whether anything changed. */
+        public boolean changed() {
+            return elided > 0 || !droppedTurns.isEmpty();
+        }
+
+        /** One sentence for the user and the session file. */
+        public String describe(int before) {
+            return String.format(Locale.ROOT, "History compacted from %,d to %,d tokens: %d older tool results elided, "
+                    + "%d earlier turns dropped.", before, tokens, elided, droppedTurns.size());
+        }
+    }
+
+    /** Shortens the history until it is at most {@code budget} tokens, or as far as the ladder goes. */
+    public static Result compact(List<ChatMessage> history, int budget, TokenCounter counter) {
+        List<ChatMessage> messages = new ArrayList<>(history);
+        int elided = 0;
+        List<String> dropped = new ArrayList<>();
+        if (counter.count(messages) <= budget) {
+            return new Result(messages, 0, dropped, counter.count(messages));
+        }
+        int currentTurn = lastUserIndex(messages);
+
+        // rung 1: elide tool results older than the newest few, oldest first
+        List<Integer> results = resultIndexes(messages, 0, messages.size());
+        for (int i = 0; i < results.size() - KEEP_RESULTS && counter.count(messages) > budget; i++) {
+            if (elide(messages, results.get(i), counter)) {
+                elided++;
+            }
+        }
+        // rung 2: drop whole earlier turns, oldest first
+        while (counter.count(messages) > budget) {
+            currentTurn = lastUserIndex(messages);
+            int first = firstUserIndex(messages);
+            if (first < 0 || first >= currentTurn) {
+                break;
+            }
+            int next = nextUserIndex(messages, first);
+            dropped.add(firstLine(messages.get(first)));
+            messages.subList(first, next).clear();
+        }
+        // rung 3: the current turn's own tool results, all but the newest two
+        currentTurn = Math.max(0, lastUserIndex(messages));
+        List<Integer> current = resultIndexes(messages, currentTurn, messages.size());
+        for (int i = 0; i < current.size() - KEEP_CURRENT && counter.count(messages) > budget; i++) {
+            if (elide(messages, current.get(i), counter)) {
+                elided++;
+            }
+        }
+        return new Result(repairPairs(messages), elided, dropped, counter.count(messages));
+    }
+
+    private static boolean elide(List<ChatMessage> messages, int index, TokenCounter counter) {
+        ToolExecutionResultMessage result = (ToolExecutionResultMessage) messages.get(index);
+        if (result.text().startsWith(ELIDED_PREFIX)) {
+            return false;
+        }
+        String note = String.format(Locale.ROOT, "%s %,d characters of %s output were removed to save context. "
+                + "Call the tool again if you need them.]", ELIDED_PREFIX, result.text().length(), result.toolName());
+        messages.set(index, ToolExecutionResultMessage.from(result.id(), result.toolName(), note));
+        return true;
+    }
+
+    static final String ELIDED_PREFIX = "[elided:";
+
+    private static List<Integer> resultIndexes(List<ChatMessage> messages, int from, int to) {
+        List<Integer> indexes = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            if (messages.get(i) instanceof ToolExecutionResultMessage) {
+                indexes.add(i);
+            }
+        }
+        return indexes;
+    }
+
+    private static int firstUserIndex(List<ChatMessage> messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i) instanceof UserMessage) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int lastUserIndex(List<ChatMessage> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof UserMessage) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int nextUserIndex(List<ChatMessage> messages, int after) {
+        for (int i = after + 1; i < messages.size(); i++) {
+            if (messages.get(i) instanceof UserMessage) {
+                return i;
+            }
+        }
+        return messages.size();
+    }
+
+    private static String firstLine(ChatMessage message) {
+        String text = TokenCounter.text(message).strip();
+        int newline = text.indexOf('\n');
+        String line = newline < 0 ? text : text.substring(0, newline);
+        return line.length() > 120 ? line.substring(0, 120) + "..." : line;
+    }
+
+    /**
+     * The provider invariants, restored: a result whose call is gone is dropped, and a call whose
+     * result is missing (a session that ended mid-call) gets a result saying so.
+     */
+    public static List<ChatMessage> repairPairs(List<ChatMessage> messages) {
+        List<ChatMessage> repaired = new ArrayList<>(messages.size());
+        Map<String, String> open = new LinkedHashMap<>();
+        for (ChatMessage message : messages) {
+            if (message instanceof ToolExecutionResultMessage result) {
+                if (open.remove(result.id()) != null) {
+                    repaired.add(result);
+                }
+                continue;
+            }
+            closeOpen(repaired, open);
+            repaired.add(message);
+            if (message instanceof AiMessage ai && ai.hasToolExecutionRequests()) {
+                ai.toolExecutionRequests().forEach(request -> open.put(request.id(), request.name()));
+            }
+        }
+        closeOpen(repaired, open);
+        return repaired;
+    }
+
+    private static void closeOpen(List<ChatMessage> repaired, Map<String, String> open) {
+        open.forEach((id, name) -> repaired.add(ToolExecutionResultMessage.from(id, name,
+                "The result of this call was lost (the session ended before it finished); its effects are unknown.")));
+        open.clear();
+    }
+}

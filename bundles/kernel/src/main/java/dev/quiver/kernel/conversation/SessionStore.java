@@ -1,0 +1,328 @@
+package dev.quiver.kernel.conversation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.SessionSummary;
+import dev.quiver.api.host.Usage;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/**
+ * Sessions on disk: one JSON Lines file per session under the user's data folder
+ * ({@code $XDG_DATA_HOME/quiver/sessions/<workspace>/<id>.jsonl}, by default under
+ * {@code ~/.local/share}). Every event is appended and written through as it happens, so a crash
+ * loses at most the event being written; a torn last line is skipped when the session is read.
+ *
+ * <p>Events: {@code session} (first line: id, workspace, model, time), {@code user},
+ * {@code assistant} (text and tool calls), {@code tool} (call id, tool, status, decision, by,
+ * output), {@code usage}, {@code compacted}.
+ */
+public final class SessionStore {
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+
+    private final Path root;
+
+    public SessionStore(Path root) {
+        this.root = root;
+    }
+
+    /** The sessions folder from the environment: XDG_DATA_HOME, else ~/.local/share. */
+    public static SessionStore fromEnvironment(Map<String, String> environment) {
+        String data = environment.get("XDG_DATA_HOME");
+        String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
+        Path base = data != null && !data.isBlank() ? Path.of(data) : Path.of(home, ".local", "share");
+        return new SessionStore(base.resolve("quiver").resolve("sessions"));
+    }
+
+    /** The folder of one workspace's sessions: its name plus a hash of its path, so two "app" folders differ. */
+    Path folder(Path workspace) {
+        String name = workspace.getFileName() == null ? "root" : workspace.getFileName().toString()
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(workspace.toString().getBytes(StandardCharsets.UTF_8));
+            return root.resolve(name + "-" + HexFormat.of().formatHex(hash, 0, 6));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A new session's writer; its file appears with its first event. */
+    public Recorder create(Path workspace, String model) {
+        String id = ID_TIME.format(Instant.now()) + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 4);
+        return new Recorder(folder(workspace).resolve(id + ".jsonl"), id, workspace, model, false);
+    }
+
+    /** A stored session, read back. */
+    public record Loaded(Recorder recorder, List<ChatMessage> history) {
+    }
+
+    /**
+     * Reads a stored session to continue it.
+     *
+     * @param which an id, a unique prefix of one, or {@code latest}
+     * @throws HostException naming what was not found or was ambiguous
+     */
+    public Loaded resume(Path workspace, String which, String model) {
+        List<Path> files = files(workspace);
+        Path chosen;
+        if ("latest".equals(which)) {
+            if (files.isEmpty()) {
+                throw new HostException("There is no session to continue in " + workspace + ".");
+            }
+            chosen = files.get(0);
+        } else {
+            List<Path> matching = files.stream().filter(f -> f.getFileName().toString().startsWith(which)).toList();
+            if (matching.isEmpty()) {
+                throw new HostException("No session '" + which + "' in " + workspace + ". `quiver sessions` lists them.");
+            }
+            if (matching.size() > 1) {
+                throw new HostException("Session '" + which + "' is ambiguous: it matches " + matching.size()
+                        + " sessions. Give more of the id.");
+            }
+            chosen = matching.get(0);
+        }
+        String id = chosen.getFileName().toString().replaceFirst("\\.jsonl$", "");
+        return new Loaded(new Recorder(chosen, id, workspace, model, true), Compaction.repairPairs(read(chosen)));
+    }
+
+    /** The id of the workspace's newest session (for tests and tools that show it). */
+    static String latestOf(SessionStore store, Path workspace) {
+        List<Path> files = store.files(workspace);
+        return files.isEmpty() ? "latest" : files.get(0).getFileName().toString().replaceFirst("\\.jsonl$", "");
+    }
+
+    /** The workspace's sessions, newest first. */
+    public List<SessionSummary> list(Path workspace) {
+        List<SessionSummary> sessions = new ArrayList<>();
+        for (Path file : files(workspace)) {
+            Instant started = null;
+            int prompts = 0;
+            String title = "";
+            for (JsonNode event : events(file)) {
+                switch (event.path("type").asText()) {
+                    case "session" -> started = Instant.parse(event.path("time").asText(Instant.EPOCH.toString()));
+                    case "user" -> {
+                        if (prompts++ == 0) {
+                            title = shorten(event.path("text").asText());
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+            try {
+                Instant updated = Files.getLastModifiedTime(file).toInstant();
+                sessions.add(new SessionSummary(file.getFileName().toString().replaceFirst("\\.jsonl$", ""),
+                        started == null ? updated : started, updated, prompts, title));
+            } catch (IOException vanished) {
+                // a session deleted while listing is simply not listed
+            }
+        }
+        return sessions;
+    }
+
+    private List<Path> files(Path workspace) {
+        Path folder = folder(workspace);
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        try (Stream<Path> listing = Files.list(folder)) {
+            // ids begin with their time, so name order is time order
+            return listing.filter(p -> p.getFileName().toString().endsWith(".jsonl"))
+                    .sorted(Comparator.comparing((Path p) -> p.getFileName().toString()).reversed()).toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static List<JsonNode> events(Path file) {
+        List<JsonNode> events = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    events.add(JSON.readTree(line));
+                } catch (IOException torn) {
+                    // the event being written when the process died: skipped
+                }
+            }
+        } catch (IOException e) {
+            throw new HostException("Cannot read session file " + file + ": " + e.getMessage(), e);
+        }
+        return events;
+    }
+
+    private static List<ChatMessage> read(Path file) {
+        List<ChatMessage> history = new ArrayList<>();
+        for (JsonNode event : events(file)) {
+            switch (event.path("type").asText()) {
+                case "user" -> history.add(UserMessage.from(event.path("text").asText()));
+                case "assistant" -> {
+                    List<ToolExecutionRequest> requests = new ArrayList<>();
+                    for (JsonNode call : event.path("calls")) {
+                        requests.add(ToolExecutionRequest.builder().id(call.path("id").asText())
+                                .name(call.path("name").asText()).arguments(call.path("arguments").asText()).build());
+                    }
+                    String text = event.path("text").isTextual() ? event.path("text").asText() : null;
+                    if (requests.isEmpty()) {
+                        if (text != null && !text.isBlank()) {
+                            history.add(AiMessage.from(text));
+                        }
+                    } else {
+                        history.add(text == null || text.isBlank() ? AiMessage.from(requests) : AiMessage.from(text, requests));
+                    }
+                }
+                case "tool" -> history.add(ToolExecutionResultMessage.from(event.path("id").asText(),
+                        event.path("tool").asText(), event.path("output").asText()));
+                case "compacted" -> {
+                    // the history that follows a compaction is what was stored; nothing to undo
+                }
+                default -> {
+                }
+            }
+        }
+        return history;
+    }
+
+    private static String shorten(String text) {
+        String line = text.strip().replaceAll("\\s+", " ");
+        return line.length() > 80 ? line.substring(0, 80) + "..." : line;
+    }
+
+    /** Appends one session's events to its file. */
+    public static final class Recorder {
+        private final Path file;
+        private final String id;
+        private final Path workspace;
+        private final String model;
+        private boolean started;
+
+        Recorder(Path file, String id, Path workspace, String model, boolean exists) {
+            this.file = file;
+            this.id = id;
+            this.workspace = workspace;
+            this.model = model;
+            this.started = exists;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        public Path file() {
+            return file;
+        }
+
+        public void user(String text) {
+            ObjectNode event = event("user");
+            event.put("text", text);
+            append(event);
+        }
+
+        public void assistant(AiMessage message) {
+            ObjectNode event = event("assistant");
+            event.put("text", message.text());
+            ArrayNode calls = event.putArray("calls");
+            if (message.hasToolExecutionRequests()) {
+                for (ToolExecutionRequest request : message.toolExecutionRequests()) {
+                    ObjectNode call = calls.addObject();
+                    call.put("id", request.id());
+                    call.put("name", request.name());
+                    call.put("arguments", request.arguments());
+                }
+            }
+            append(event);
+        }
+
+        public void tool(ToolExecutionRequest request, CallOutcome outcome, String output) {
+            ObjectNode event = event("tool");
+            event.put("id", request.id());
+            event.put("tool", request.name());
+            event.put("status", outcome.status().id());
+            event.put("decision", outcome.verdict().decision().id());
+            event.put("by", outcome.verdict().by());
+            event.put("output", output);
+            append(event);
+        }
+
+        public void usage(Usage usage) {
+            ObjectNode event = event("usage");
+            event.put("input", usage.inputTokens());
+            event.put("output", usage.outputTokens());
+            usage.costUsd().ifPresent(cost -> event.put("cost_usd", cost));
+            append(event);
+        }
+
+        public void compacted(String description) {
+            ObjectNode event = event("compacted");
+            event.put("text", description);
+            append(event);
+        }
+
+        private ObjectNode event(String type) {
+            ObjectNode event = JSON.createObjectNode();
+            event.put("type", type);
+            event.put("time", Instant.now().toString());
+            return event;
+        }
+
+        private synchronized void append(ObjectNode event) {
+            try {
+                if (!started) {
+                    Files.createDirectories(file.getParent());
+                    ObjectNode header = event("session");
+                    header.put("id", id);
+                    header.put("workspace", workspace.toString());
+                    header.put("model", model);
+                    write(header);
+                    started = true;
+                }
+                write(event);
+            } catch (IOException e) {
+                throw new HostException("Cannot write the session file " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        private void write(ObjectNode event) throws IOException {
+            // one write per event, opened in append mode: what was written is on disk before the next event
+            Files.writeString(file, JSON.writeValueAsString(event) + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.DSYNC);
+        }
+
+        Optional<Path> existing() {
+            return Files.exists(file) ? Optional.of(file) : Optional.empty();
+        }
+    }
+}

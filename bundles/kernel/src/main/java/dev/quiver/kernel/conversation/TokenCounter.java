@@ -1,0 +1,89 @@
+package dev.quiver.kernel.conversation;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Counts tokens with a real tokenizer (OpenAI's o200k encoding, through jtokkit). Other vendors'
+ * tokenizers differ by some percent, which is why the compaction threshold leaves a margin. Counts
+ * of messages are remembered, since a history is counted again at every step.
+ */
+public final class TokenCounter {
+
+    /** Tokens a message costs beyond its text (role and framing), as OpenAI documents it. */
+    private static final int PER_MESSAGE = 4;
+
+    private static volatile Encoding encoding;
+    private final Map<ChatMessage, Integer> counted = new IdentityHashMap<>();
+
+    private static Encoding encoding() {
+        Encoding current = encoding;
+        if (current == null) {
+            synchronized (TokenCounter.class) {
+                current = encoding;
+                if (current == null) {
+                    current = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+                    encoding = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** Tokens of a text. */
+    public int count(String text) {
+        return text == null || text.isEmpty() ? 0 : encoding().countTokensOrdinary(text);
+    }
+
+    /** Tokens of one message, remembered by identity. */
+    public synchronized int count(ChatMessage message) {
+        Integer known = counted.get(message);
+        if (known != null) {
+            return known;
+        }
+        int tokens = PER_MESSAGE + count(text(message));
+        counted.put(message, tokens);
+        return tokens;
+    }
+
+    /** Tokens of messages. */
+    public int count(List<ChatMessage> messages) {
+        int total = 0;
+        for (ChatMessage message : messages) {
+            total += count(message);
+        }
+        return total;
+    }
+
+    static String text(ChatMessage message) {
+        if (message instanceof UserMessage user) {
+            return user.hasSingleText() ? user.singleText() : user.contents().toString();
+        }
+        if (message instanceof SystemMessage system) {
+            return system.text();
+        }
+        if (message instanceof ToolExecutionResultMessage result) {
+            return result.text();
+        }
+        if (message instanceof AiMessage ai) {
+            StringBuilder text = new StringBuilder(ai.text() == null ? "" : ai.text());
+            if (ai.hasToolExecutionRequests()) {
+                for (ToolExecutionRequest request : ai.toolExecutionRequests()) {
+                    text.append(' ').append(request.name()).append(' ').append(request.arguments());
+                }
+            }
+            return text.toString();
+        }
+        return String.valueOf(message);
+    }
+}

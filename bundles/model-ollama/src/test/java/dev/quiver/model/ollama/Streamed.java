@@ -1,0 +1,49 @@
+package dev.quiver.model.ollama;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** What a streaming chat told its handler: the text pieces, and either the response or the error. */
+final class Streamed implements StreamingChatResponseHandler {
+
+    final List<String> pieces = new CopyOnWriteArrayList<>();
+    volatile ChatResponse response;
+    volatile Throwable error;
+    private final CountDownLatch done = new CountDownLatch(1);
+
+    static Streamed chat(StreamingChatModel model, ChatRequest request) throws InterruptedException {
+        Streamed streamed = new Streamed();
+        model.chat(request, streamed);
+        assertTrue(streamed.done.await(30, TimeUnit.SECONDS), "the stream never ended");
+        return streamed;
+    }
+
+    String text() {
+        return String.join("", pieces);
+    }
+
+    @Override
+    public void onPartialResponse(String partialResponse) {
+        pieces.add(partialResponse);
+    }
+
+    @Override
+    public void onCompleteResponse(ChatResponse completeResponse) {
+        response = completeResponse;
+        done.countDown();
+    }
+
+    @Override
+    public void onError(Throwable failure) {
+        error = failure;
+        done.countDown();
+    }
+}
