@@ -50,6 +50,19 @@ public interface Tool {
     }
 
     /**
+     * The subjects of a call, for tools that must look at the workspace to name them — such as a tool
+     * that runs the project's own check commands, which are matched and guarded as commands. The
+     * kernel calls this one; by default it returns {@link #subjects(Arguments)}.
+     *
+     * @param arguments the call's arguments, not yet validated
+     * @param workspace the session's workspace, for reading only
+     * @throws ToolException when the arguments are too malformed to name a subject
+     */
+    default List<Subject> subjects(Arguments arguments, Workspace workspace) throws ToolException {
+        return subjects(arguments);
+    }
+
+    /**
      * Runs one call. Only reached after the kernel allowed it.
      *
      * @param arguments the arguments the model sent

@@ -23,6 +23,18 @@ public interface ToolContext {
     void stream(String text);
 
     /**
+     * Sets a named section of the system prompt for the rest of the session, or removes it when the
+     * text is empty. The prompt is rebuilt at every step, so a section set now is seen by the next
+     * request — a todo list, for one, survives compaction this way. Sections are shown in name order
+     * under their name; each is cut at 4,000 characters. Front ends without a prompt ignore this.
+     *
+     * @param name a short lower-case name, such as {@code todo}
+     * @param text the section's content; empty to remove it
+     */
+    default void promptSection(String name, String text) {
+    }
+
+    /**
      * Whether the user or the kernel cancelled this call (an interrupt, a timeout, the end of the
      * session). A long-running tool checks this and stops; the kernel also interrupts its thread.
      */

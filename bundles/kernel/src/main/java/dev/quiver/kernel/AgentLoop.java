@@ -195,11 +195,13 @@ final class AgentLoop {
 
     private Step request(List<RegisteredTool> tools, TurnListener listener) {
         List<ToolSpecification> specifications = specifications(tools);
-        String system = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns);
+        String system = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
+                chain.sections().render());
         compactIfNeeded(system, specifications, listener);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
         // built again: compaction may have dropped turns the prompt now mentions
-        messages.add(SystemMessage.from(SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns)));
+        messages.add(SystemMessage.from(SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
+                chain.sections().render())));
         messages.addAll(history);
         ChatRequest.Builder request = ChatRequest.builder().messages(messages);
         if (!specifications.isEmpty()) {

@@ -71,6 +71,7 @@ final class CallChain {
     private final Duration timeout;
     private final AuditLog audit;
     private final Grants grants = new Grants();
+    private final PromptSections sections = new PromptSections();
     private final java.util.function.Function<String, Optional<Object>> settings;
     private final Map<String, Integer> repeats = new ConcurrentHashMap<>();
     private final Set<CallContext> running = new CopyOnWriteArraySet<>();
@@ -92,6 +93,11 @@ final class CallChain {
     /** A call that was prepared: its tool, arguments, subjects and parsed commands, or why it cannot run. */
     private record Prepared(RegisteredTool tool, Arguments arguments, List<Subject> subjects,
             List<ParsedCommand> commands, String key, String error) {
+    }
+
+    /** What tools put into the system prompt during this session. */
+    PromptSections sections() {
+        return sections;
     }
 
     /** Starts a new turn: the repeat rule counts identical calls within one turn. */
@@ -224,7 +230,7 @@ final class CallChain {
         Arguments arguments = Arguments.of(values);
         List<Subject> subjects;
         try {
-            List<Subject> named = service.get().subjects(arguments);
+            List<Subject> named = service.get().subjects(arguments, workspace);
             subjects = named == null ? List.of() : List.copyOf(named);
         } catch (ToolException e) {
             return failed(tool, e.getMessage());
@@ -310,7 +316,7 @@ final class CallChain {
         if (service.isEmpty()) {
             return outcome(tool.name(), Status.ERROR, unloaded(tool.name(), false), started, verdict);
         }
-        CallContext context = new CallContext(workspace, settings, text -> listener.callOutput(tool.name(), text));
+        CallContext context = new CallContext(workspace, settings, sections::put, text -> listener.callOutput(tool.name(), text));
         running.add(context);
         Future<ToolResult> future;
         try {

@@ -10,10 +10,12 @@ final class CallContext implements ToolContext {
     private final Workspace workspace;
     private final java.util.function.Function<String, java.util.Optional<Object>> config;
     private final Consumer<String> output;
+    private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
 
     CallContext(Workspace workspace, java.util.function.Function<String, java.util.Optional<Object>> config,
-            Consumer<String> output) {
+            java.util.function.BiConsumer<String, String> sections, Consumer<String> output) {
+        this.sections = sections;
         this.workspace = workspace;
         this.config = config;
         this.output = output;
@@ -38,6 +40,11 @@ final class CallContext implements ToolContext {
                 // a front end that cannot show output must not fail the tool
             }
         }
+    }
+
+    @Override
+    public void promptSection(String name, String text) {
+        sections.accept(name, text);
     }
 
     @Override

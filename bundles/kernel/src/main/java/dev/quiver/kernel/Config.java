@@ -22,6 +22,7 @@ final class Config {
     private final List<String> warnings;
     private final List<Path> files;
     private volatile String stamp;
+    private volatile long generation;
 
     /** One file's parsed content. */
     record Source(Path file, JsonNode root) {
@@ -59,7 +60,13 @@ final class Config {
         }
         stamp = now;
         sources = read(files, Optional.empty(), warnings);
+        generation++;
         return true;
+    }
+
+    /** Counts the reloads, so a watcher can tell that one happened even if someone else triggered it. */
+    long generation() {
+        return generation;
     }
 
     private static String stamp(List<Path> files) {

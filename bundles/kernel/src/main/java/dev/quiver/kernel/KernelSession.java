@@ -130,6 +130,11 @@ final class KernelSession implements Session {
     }
 
     @Override
+    public Optional<Object> config(String key) {
+        return config.plain(key);
+    }
+
+    @Override
     public List<String> warnings() {
         return warnings;
     }

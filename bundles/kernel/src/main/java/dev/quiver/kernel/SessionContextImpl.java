@@ -26,6 +26,7 @@ final class SessionContextImpl implements SessionContext {
     private final Config config;
     private final Set<Runnable> listeners = new CopyOnWriteArraySet<>();
     private ScheduledExecutorService poller;
+    private long notified;
 
     SessionContextImpl(Supplier<String> id, Path workspace, Config config) {
         this.id = id;
@@ -58,15 +59,20 @@ final class SessionContextImpl implements SessionContext {
                 thread.setDaemon(true);
                 return thread;
             });
+            notified = config.generation();
             poller.scheduleWithFixedDelay(this::poll, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
         }
         return () -> listeners.remove(listener);
     }
 
     private void poll() {
-        if (!config.reloadIfChanged()) {
+        config.reloadIfChanged();
+        // a reader of config() may have reloaded first; the generation tells either way
+        long now = config.generation();
+        if (now == notified) {
             return;
         }
+        notified = now;
         for (Runnable listener : listeners) {
             try {
                 listener.run();

@@ -301,4 +301,27 @@ class AgentLoopTest {
             assertTrue(error instanceof HostException && error.getMessage().contains("cancelled"), String.valueOf(error));
         }
     }
+
+    @Test
+    void aPromptSectionSetByAToolIsInTheSystemPromptOfTheNextStep() throws Exception {
+        framework.register(new dev.quiver.api.Tool() {
+            @Override
+            public dev.quiver.api.ToolSpec spec() {
+                return new dev.quiver.api.ToolSpec("plan", "Keep a plan.", "{\"type\":\"object\",\"properties\":{}}");
+            }
+
+            @Override
+            public dev.quiver.api.ToolResult call(dev.quiver.api.Arguments arguments, dev.quiver.api.ToolContext context) {
+                context.promptSection("todo", "[>] write the test");
+                return dev.quiver.api.ToolResult.of("planned");
+            }
+        }, "plan", "state");
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.calls(OpenAiStub.call("plan", "{}")), OpenAiStub.text("ok"))) {
+            loop(stub).send("plan it", new TurnListener() { });
+            String before = stub.requests().get(0).get("messages").get(0).get("content").asText();
+            String after = stub.requests().get(1).get("messages").get(0).get("content").asText();
+            assertFalse(before.contains("write the test"), before);
+            assertTrue(after.contains("## todo\n[>] write the test"), after);
+        }
+    }
 }

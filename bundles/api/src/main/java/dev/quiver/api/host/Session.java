@@ -21,6 +21,13 @@ public interface Session extends AutoCloseable {
     /** The model this session will talk to, as {@code PROVIDER/NAME}; empty when none is configured. */
     Optional<String> model();
 
+    /**
+     * A top-level key of the session's configuration, parsed from JSON into maps, lists, strings,
+     * numbers and booleans; empty when no config file sets it. Front ends read settings of their own
+     * here (the shell's sandbox state for the header, for one).
+     */
+    Optional<Object> config(String key);
+
     /** Problems found while opening, such as a config file that could not be parsed; for the start-up header. */
     List<String> warnings();
 
