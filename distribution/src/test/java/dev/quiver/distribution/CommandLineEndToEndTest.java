@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CommandLineEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> CORE = List.of("bash", "edit_file", "glob", "grep", "read_file", "write_file");
+    private static final List<String> CORE = List.of("bash", "bash_status", "bash_stop", "edit_file", "glob", "grep",
+            "read_file", "read_many_files", "write_file");
 
     @TempDir
     Path temp;

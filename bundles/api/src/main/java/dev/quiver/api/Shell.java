@@ -1,28 +1,90 @@
 package dev.quiver.api;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * Runs shell commands for tools, registered as a service by the shell bundle.
  *
  * <p>A command runs in the workspace root through {@code bash -lc}, in its own process group. Both
- * output streams are drained concurrently and streamed to {@link ToolContext#stream(String)};
- * very long output keeps its head and tail. A timeout or a cancellation kills the whole process
- * tree and waits until it is gone.
+ * output streams are drained concurrently; very long output keeps its head and tail. A timeout or a
+ * cancellation kills the whole process tree and waits until it is gone, and nothing a command
+ * started outlives it.
+ *
+ * <p>Where bubblewrap is installed, commands run in an operating-system sandbox: the workspace
+ * read-write, the rest of the file system read-only, a private {@code /tmp}, no network, and every
+ * secret file of the workspace ({@link Workspace#isSecret(java.nio.file.Path)}) reading as empty. The
+ * {@code "shell"} configuration key ({@link ToolContext#config(String)}) chooses:
+ * {@code {"sandbox": "auto" | "required" | "off", "network": false}}. {@code auto} (the default)
+ * sandboxes when it can; {@code required} refuses to run commands without the sandbox; a bad value
+ * refuses every command until it is fixed, and is never read as {@code off}.
+ *
+ * <p>Background commands run detached from the call that started them, until they end, are
+ * stopped, or the service stops (Quiver exits). Ones left by a run that crashed are killed when the
+ * service starts again.
  */
 @ProviderType
 public interface Shell {
 
     /**
-     * Runs a command to its end, its timeout, or the call's cancellation.
+     * Runs a command to its end, its timeout, or the call's cancellation, streaming its output to
+     * {@link ToolContext#stream(String)} while it runs.
      *
      * @param command what to run
-     * @param context the call's workspace (the working directory), output stream and cancellation
-     * @throws ToolException when the command could not be started at all
+     * @param context the call's workspace (the working directory), configuration, output stream and
+     *     cancellation
+     * @throws ToolException when the command could not be started: bash is missing, the
+     *     configuration is bad, or the sandbox is required but unavailable or could not start
      */
     Result run(Command command, ToolContext context) throws ToolException;
+
+    /**
+     * Starts a command in the background and returns at once. It runs in the workspace root, in its
+     * own process group and in the sandbox like {@link #run}, without a timeout, until it ends,
+     * {@link #stop} kills it, or the service stops. Its output is kept for {@link #poll}.
+     *
+     * @param line the command line, run through {@code bash -lc}
+     * @param name a label for people, shown in {@link #jobs()} and usable as the handle; {@code null}
+     *     or blank for none
+     * @param context the workspace and configuration (its output stream is not used)
+     * @return the job, running
+     * @throws ToolException when the command could not be started, as for {@link #run}
+     */
+    Job start(String line, String name, ToolContext context) throws ToolException;
+
+    /**
+     * Reports a background command: running or how it ended, and only the output it produced since
+     * the previous poll (head and tail kept when that is long).
+     *
+     * @param handle the job's handle, or its name (the most recent job of that name)
+     * @throws ToolException when no job has that handle or name
+     */
+    Poll poll(String handle) throws ToolException;
+
+    /**
+     * Kills a background command with its whole process tree and waits until it is gone. A job that
+     * already ended is reported as it ended.
+     *
+     * @param handle the job's handle, or its name (the most recent job of that name)
+     * @return the job as it ended, with the output not yet polled
+     * @throws ToolException when no job has that handle or name
+     */
+    Poll stop(String handle) throws ToolException;
+
+    /** The background commands: running ones and the most recent ended ones, oldest first. */
+    List<Job> jobs();
+
+    /**
+     * One line saying whether commands run sandboxed under this configuration, for the start-up
+     * header: {@code "sandboxed (bubblewrap)"}, {@code "NOT sandboxed: bubblewrap (bwrap) is not
+     * installed"}, or why every command is refused.
+     *
+     * @param shellConfig the value of the {@code "shell"} configuration key, empty when unset
+     */
+    String status(Optional<Object> shellConfig);
 
     /**
      * A command line and how long it may run.
@@ -32,6 +94,7 @@ public interface Shell {
      */
     record Command(String line, Duration timeout) {
 
+        /** Checks that neither part is null. */
         public Command {
             Objects.requireNonNull(line, "line");
             Objects.requireNonNull(timeout, "timeout");
@@ -58,5 +121,40 @@ public interface Shell {
             /** The call was cancelled (the user interrupted it) and the process tree was killed. */
             CANCELLED
         }
+    }
+
+    /**
+     * A background command.
+     *
+     * @param handle how tools refer to it: {@code bg1}, {@code bg2}, ... unique while the service runs
+     * @param name the label it was started with, empty for none
+     * @param line the command line
+     * @param state running, or how it ended
+     * @param exitCode the exit code when {@link State#EXITED}, otherwise -1
+     * @param elapsed how long it has run, or ran
+     * @param sandboxed whether it runs in the sandbox
+     */
+    record Job(String handle, String name, String line, State state, int exitCode, Duration elapsed,
+            boolean sandboxed) {
+
+        /** Whether a background command runs, and how it ended. */
+        public enum State {
+            /** It is still running. */
+            RUNNING,
+            /** It exited by itself, with {@link Job#exitCode()}. */
+            EXITED,
+            /** It was killed with its process tree by {@link Shell#stop} or when the service stopped. */
+            STOPPED
+        }
+    }
+
+    /**
+     * A background command as of now and what it printed since the previous poll.
+     *
+     * @param job the job
+     * @param stdout standard output since the previous poll, with a note when its middle was dropped
+     * @param stderr standard error, likewise
+     */
+    record Poll(Job job, String stdout, String stderr) {
     }
 }

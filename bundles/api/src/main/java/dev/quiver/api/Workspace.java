@@ -3,6 +3,7 @@ package dev.quiver.api;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Predicate;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -64,6 +65,20 @@ public interface Workspace {
      * @param visitor receives each entry; directories are visited before their contents
      */
     void walk(Path directory, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException;
+
+    /**
+     * The files a {@link #walk} of this directory would visit (regular files and links to files), as
+     * paths relative to the root with {@code /} separators, in walk order. Made for searching large
+     * trees many times in a session: directories are read in parallel, and the listing of a directory
+     * that has not changed since an earlier call is reused. Ignore files are read again when they
+     * change, and links are followed afresh on every call. A link is listed only when it leads to a file
+     * inside the workspace that does not hold secrets, so that searching what this lists never reads
+     * outside the jail or a secret under another name.
+     *
+     * @param directory where to start, inside the workspace
+     * @param includeIgnored also list what the ignore files exclude ({@code .git} never)
+     */
+    List<String> files(Path directory, boolean includeIgnored) throws IOException;
 
     /**
      * A matcher for a glob in the syntax of ripgrep's {@code --glob} and of {@code .gitignore}:

@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * One output stream of a process: keeps its first and last bytes and counts what falls between,
  * so a command printing gigabytes costs a fixed amount of memory, and passes the text on live.
  */
-final class OutputCapture {
+final class OutputCapture implements Sink {
+
 
     private final int headLimit;
     private final byte[] tail;
@@ -26,6 +27,7 @@ final class OutputCapture {
     private int tailStart;
     private int tailLength;
 
+    /** @param live receives the text as it arrives; {@code null} when no one watches */
     OutputCapture(int headLimit, int tailLimit, Consumer<String> live) {
         this.headLimit = headLimit;
         this.tail = new byte[tailLimit];
@@ -33,7 +35,8 @@ final class OutputCapture {
         this.live = live;
     }
 
-    synchronized void accept(byte[] buffer, int length) {
+    @Override
+    public synchronized void accept(byte[] buffer, int length) {
         total += length;
         int offset = 0;
         int toHead = Math.min(length, headLimit - head.size());
@@ -50,7 +53,9 @@ final class OutputCapture {
                 tailStart = (tailStart + 1) % tail.length;
             }
         }
-        streamLive(buffer, length);
+        if (live != null) {
+            streamLive(buffer, length);
+        }
     }
 
     private void streamLive(byte[] buffer, int length) {

@@ -3,35 +3,347 @@ package dev.quiver.shell;
 import dev.quiver.api.Shell;
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 
 /**
- * The {@link Shell} service: {@code setsid bash -lc COMMAND} in the workspace root, stdin closed,
- * both pipes drained by their own threads, the whole process group killed on timeout, cancellation
- * and at the end of every command, so nothing a command started outlives it.
+ * The {@link Shell} service: {@code setsid bash -lc COMMAND} in the workspace root (inside bubblewrap
+ * when the sandbox is on), stdin closed, both pipes drained by their own threads, and everything the
+ * command started killed on timeout, cancellation and at the end of every command, so nothing
+ * outlives it. Background commands are killed when the service stops; ones a crashed run left are
+ * killed when it starts ({@link Journal}).
+ *
+ * <p>The component is immediate: it lives as long as its bundle, not as long as its users, so the
+ * background commands outlive a tool bundle being swapped, and leftovers of a crash are killed when
+ * Quiver starts rather than at the first command.
  */
-@Component(service = Shell.class)
+@Component(service = Shell.class, immediate = true)
 public class ProcessShell implements Shell {
 
     /** Bytes kept from the start of each stream. */
     static final int HEAD_BYTES = 8 * 1024;
     /** Bytes kept from the end of each stream, where errors usually are. */
     static final int TAIL_BYTES = 6 * 1024;
+    /** Ended background commands kept for {@link #poll} and {@link #jobs()}. */
+    static final int ENDED_JOBS_KEPT = 20;
+
     private static final long POLL_MILLIS = 20;
-    /** How long the drains may take after the process tree is gone before the pipes are abandoned. */
-    private static final long DRAIN_GRACE_MILLIS = 2000;
+    private static final int WORKSPACES_INDEXED = 4;
+
+    private final Path stateDir;
+    private final Sandbox sandbox;
+    private final Journal journal;
+    private final AtomicLong runs = new AtomicLong();
+    private final AtomicLong handles = new AtomicLong();
+    private final Map<String, BackgroundJob> jobs = new LinkedHashMap<>();
+    private final Set<Running> foreground = ConcurrentHashMap.newKeySet();
+    private final Map<Path, SecretIndex> secretIndexes = new LinkedHashMap<>(8, 0.75f, true);
+    private ExecutorService spawner;
+    private boolean stopped;
+    private volatile Thread shutdownHook;
+
+    /** A foreground command while it runs, so that stopping the service can kill it. */
+    private record Running(Process process, Procs.Since since, String marker) {
+    }
+
+    /** How a command is started: the command line, and whether it is sandboxed. */
+    private record Launch(List<String> command, boolean sandboxed, Path root) {
+    }
+
+    /** The service: its journal in {@code $XDG_STATE_HOME/quiver/shell}, bwrap looked for on {@code PATH}. */
+    public ProcessShell() {
+        this(defaultStateDir(), System.getenv("PATH"));
+    }
+
+    /**
+     * A shell with its own state folder and its own search path for bwrap (tests simulate a machine
+     * without bubblewrap with an empty one).
+     */
+    ProcessShell(Path stateDir, String bwrapSearchPath) {
+        this.stateDir = stateDir;
+        this.sandbox = new Sandbox(bwrapSearchPath);
+        long self = ProcessHandle.current().pid();
+        this.journal = new Journal(stateDir, self, Procs.startTicks(self).orElse(0));
+    }
+
+    /** {@code $XDG_STATE_HOME/quiver/shell}, by default {@code ~/.local/state/quiver/shell}. */
+    static Path defaultStateDir() {
+        String state = System.getenv("XDG_STATE_HOME");
+        Path base = state != null && !state.isBlank() && Path.of(state).isAbsolute() ? Path.of(state)
+                : Path.of(System.getProperty("user.home"), ".local", "state");
+        return base.resolve("quiver").resolve("shell");
+    }
+
+    /**
+     * Kills what a crashed run of Quiver left running, and makes sure that a JVM ending without
+     * stopping the framework (a signal, {@code System.exit}) still kills this run's commands.
+     */
+    @Activate
+    void activate() {
+        Journal.cleanUp(stateDir);
+        Thread hook = new Thread(this::stopAll, "quiver-shell-exit");
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+            shutdownHook = hook;
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is already ending
+        }
+    }
+
+    /** Kills every background command and every command still running, and waits until they are gone. */
+    @Deactivate
+    void deactivate() {
+        Thread hook = shutdownHook;
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs, or ran, by itself
+            }
+        }
+        stopAll();
+    }
+
+    private void stopAll() {
+        List<BackgroundJob> running;
+        synchronized (jobs) {
+            stopped = true;
+            running = new ArrayList<>(jobs.values());
+        }
+        for (BackgroundJob job : running) {
+            if (job.running()) {
+                job.stop();
+            }
+        }
+        for (Running command : foreground) {
+            ProcessGroups.kill(command.process().toHandle(), command.since(), command.marker());
+        }
+        journal.close();
+        synchronized (this) {
+            if (spawner != null) {
+                spawner.shutdownNow();
+            }
+        }
+    }
 
     @Override
     public Result run(Command command, ToolContext context) throws ToolException {
-        ProcessBuilder builder = new ProcessBuilder(List.of("setsid", "bash", "-lc", command.line()))
-                .directory(context.workspace().root().toFile())
+        synchronized (jobs) {
+            if (stopped) {
+                throw new ToolException("The shell is shutting down; no command can start.");
+            }
+        }
+        Launch launch = prepare(command.line(), context);
+        String marker = journal.owner() + "/c" + runs.incrementAndGet();
+        journal.open();
+        Procs.Since since = Procs.Since.now();
+        long started = System.nanoTime();
+        Process process = start(launch, marker, false);
+        Running running = new Running(process, since, marker);
+        foreground.add(running);
+        Result.End end;
+        OutputCapture stdout = new OutputCapture(HEAD_BYTES, TAIL_BYTES, context::stream);
+        OutputCapture stderr = new OutputCapture(HEAD_BYTES, TAIL_BYTES, context::stream);
+        try {
+            Thread outDrain = Drains.start(process.getInputStream(), stdout, "stdout");
+            Thread errDrain = Drains.start(process.getErrorStream(), stderr, "stderr");
+            end = waitFor(process, command.timeout(), context, started);
+            ProcessGroups.kill(process.toHandle(), since, marker);
+            Drains.join(outDrain, errDrain);
+            Drains.close(process);
+        } finally {
+            foreground.remove(running);
+        }
+        int exitCode = end == Result.End.EXITED ? process.exitValue() : -1;
+        String err = stderr.text();
+        if (launch.sandboxed() && end == Result.End.EXITED && exitCode == 1 && err.startsWith("bwrap: ")) {
+            throw new ToolException("The sandbox (bubblewrap) could not start the command, so nothing ran: "
+                    + err.lines().findFirst().orElse(err).strip());
+        }
+        return new Result(end, exitCode, stdout.text(), err, Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    @Override
+    public Job start(String line, String name, ToolContext context) throws ToolException {
+        String label = name == null ? "" : name.strip();
+        Launch launch = prepare(line, context);
+        String handle;
+        synchronized (jobs) {
+            if (stopped) {
+                throw new ToolException("The shell is shutting down; no command can start.");
+            }
+            handle = "bg" + handles.incrementAndGet();
+        }
+        String marker = journal.owner() + "/" + handle;
+        Procs.Since since = Procs.Since.now();
+        long started = System.nanoTime();
+        // started from a thread that lives as long as the service: bwrap's --die-with-parent follows
+        // the thread that started it, and a tool call's thread may end long before the command
+        Process process = start(launch, marker, true);
+        journal.add(handle, process.pid(), Procs.startTicks(process.pid()).orElse(0));
+        BackgroundJob job = new BackgroundJob(handle, label, line, launch.sandboxed(), process, since, marker, started,
+                () -> journal.remove(handle));
+        boolean late;
+        synchronized (jobs) {
+            late = stopped;
+            jobs.put(handle, job);
+            forgetOldEndedJobs();
+        }
+        if (late) {
+            job.stop();
+            throw new ToolException("The shell is shutting down; the command was stopped as it started.");
+        }
+        return job.job();
+    }
+
+    @Override
+    public Poll poll(String handle) throws ToolException {
+        return find(handle).poll();
+    }
+
+    @Override
+    public Poll stop(String handle) throws ToolException {
+        return find(handle).stop();
+    }
+
+    @Override
+    public List<Job> jobs() {
+        List<BackgroundJob> all;
+        synchronized (jobs) {
+            all = new ArrayList<>(jobs.values());
+        }
+        return all.stream().map(BackgroundJob::job).toList();
+    }
+
+    @Override
+    public String status(Optional<Object> shellConfig) {
+        ShellConfig config;
+        try {
+            config = ShellConfig.parse(shellConfig);
+        } catch (ShellConfig.Invalid e) {
+            return "shell refuses every command: bad config: " + e.getMessage();
+        }
+        if (config.sandbox() == ShellConfig.Sandboxing.OFF) {
+            return "NOT sandboxed: \"shell\": {\"sandbox\": \"off\"} in the config";
+        }
+        Sandbox.Availability availability = sandbox.availability();
+        if (availability.usable()) {
+            return config.network() ? "sandboxed (bubblewrap), network allowed" : "sandboxed (bubblewrap)";
+        }
+        if (config.sandbox() == ShellConfig.Sandboxing.REQUIRED) {
+            return "shell refuses every command: \"sandbox\" is \"required\" but " + availability.problem();
+        }
+        return "NOT sandboxed: " + availability.problem();
+    }
+
+    private BackgroundJob find(String handle) throws ToolException {
+        String wanted = handle == null ? "" : handle.strip();
+        synchronized (jobs) {
+            BackgroundJob job = jobs.get(wanted);
+            if (job == null && !wanted.isEmpty()) {
+                for (BackgroundJob candidate : jobs.values()) {
+                    if (candidate.name().equals(wanted)) {
+                        job = candidate;
+                    }
+                }
+            }
+            if (job != null) {
+                return job;
+            }
+            List<String> known = jobs.values().stream()
+                    .map(j -> j.handle() + (j.name().isEmpty() ? "" : " (" + j.name() + ")")).toList();
+            throw new ToolException("No background command " + (wanted.isEmpty() ? "was named" : "is called \"" + wanted
+                    + "\"") + ". " + (known.isEmpty() ? "None was started." : "Known: " + String.join(", ", known) + "."));
+        }
+    }
+
+    private void forgetOldEndedJobs() {
+        long ended = jobs.values().stream().filter(job -> !job.running()).count();
+        for (Iterator<BackgroundJob> it = jobs.values().iterator(); it.hasNext() && ended > ENDED_JOBS_KEPT;) {
+            if (!it.next().running()) {
+                it.remove();
+                ended--;
+            }
+        }
+    }
+
+    /** Reads the configuration and decides how the command runs, or refuses it. */
+    private Launch prepare(String line, ToolContext context) throws ToolException {
+        ShellConfig config;
+        try {
+            config = ShellConfig.parse(context.config("shell"));
+        } catch (ShellConfig.Invalid e) {
+            throw new ToolException("The shell configuration is invalid, so no command runs: " + e.getMessage()
+                    + " The user must fix it in the config file.");
+        }
+        Workspace workspace = context.workspace();
+        Path root = workspace.root();
+        List<String> plain = List.of("setsid", "bash", "-lc", line);
+        if (config.sandbox() == ShellConfig.Sandboxing.OFF) {
+            return new Launch(plain, false, root);
+        }
+        Sandbox.Availability availability = sandbox.availability();
+        if (!availability.usable()) {
+            if (config.sandbox() == ShellConfig.Sandboxing.REQUIRED) {
+                throw new ToolException("The config says \"shell\": {\"sandbox\": \"required\"}, but "
+                        + availability.problem() + ", so no command runs. The user must install bubblewrap "
+                        + "(Debian and Ubuntu: apt-get install bubblewrap) or change the setting.");
+            }
+            return new Launch(plain, false, root);
+        }
+        List<Path> secrets;
+        try {
+            secrets = secretIndex(workspace).secrets();
+        } catch (IOException e) {
+            throw new ToolException("Could not look for the secret files the sandbox must hide (" + e.getMessage()
+                    + "), so the command did not run.", e);
+        }
+        List<String> command = new ArrayList<>();
+        command.add("setsid");
+        try {
+            command.addAll(sandbox.wrap(availability.bwrap().get(), root, secrets, config.network(), line));
+        } catch (IOException e) {
+            throw new ToolException("Could not prepare the sandbox (" + e.getMessage() + "), so the command did not run.",
+                    e);
+        }
+        return new Launch(command, true, root);
+    }
+
+    private SecretIndex secretIndex(Workspace workspace) {
+        synchronized (secretIndexes) {
+            SecretIndex index = secretIndexes.computeIfAbsent(workspace.root(), root -> new SecretIndex(workspace));
+            while (secretIndexes.size() > WORKSPACES_INDEXED) {
+                Iterator<Path> eldest = secretIndexes.keySet().iterator();
+                eldest.next();
+                eldest.remove();
+            }
+            return index;
+        }
+    }
+
+    private Process start(Launch launch, String marker, boolean background) throws ToolException {
+        ProcessBuilder builder = new ProcessBuilder(launch.command())
+                .directory(launch.root().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> environment = builder.environment();
         // pagers and editors would wait for a terminal that is not there
@@ -39,25 +351,49 @@ public class ProcessShell implements Shell {
         environment.put("GIT_PAGER", "cat");
         environment.put("GIT_TERMINAL_PROMPT", "0");
         environment.putIfAbsent("TERM", "dumb");
-        long started = System.nanoTime();
-        Process process;
+        environment.put(ProcessGroups.MARKER, marker);
         try {
-            process = builder.start();
+            if (!background) {
+                return builder.start();
+            }
+            Future<Process> started = spawner().submit(builder::start);
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        return started.get();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         } catch (IOException e) {
-            throw new ToolException("Could not start bash: " + e.getMessage()
-                    + ". bash and setsid must be installed and on PATH.", e);
+            throw cannotStart(e);
+        } catch (ExecutionException e) {
+            throw cannotStart(e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new ToolException("The shell is shutting down; no command can start.");
         }
-        OutputCapture stdout = new OutputCapture(HEAD_BYTES, TAIL_BYTES, context::stream);
-        OutputCapture stderr = new OutputCapture(HEAD_BYTES, TAIL_BYTES, context::stream);
-        Thread outDrain = drain(process.getInputStream(), stdout, "stdout");
-        Thread errDrain = drain(process.getErrorStream(), stderr, "stderr");
+    }
 
-        Result.End end = waitFor(process, command.timeout(), context, started);
-        ProcessGroups.kill(process.toHandle());
-        join(outDrain, errDrain);
-        closeQuietly(process);
-        int exitCode = end == Result.End.EXITED ? process.exitValue() : -1;
-        return new Result(end, exitCode, stdout.text(), stderr.text(), Duration.ofNanos(System.nanoTime() - started));
+    private static ToolException cannotStart(IOException e) {
+        return new ToolException("Could not start bash: " + e.getMessage()
+                + ". bash and setsid must be installed and on PATH.", e);
+    }
+
+    private synchronized ExecutorService spawner() {
+        if (spawner == null) {
+            spawner = Executors.newSingleThreadExecutor(task -> {
+                Thread thread = new Thread(task, "quiver-shell-spawner");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        return spawner;
     }
 
     private static Result.End waitFor(Process process, Duration timeout, ToolContext context, long started) {
@@ -80,52 +416,8 @@ public class ProcessShell implements Shell {
         }
     }
 
-    private static Thread drain(InputStream in, OutputCapture capture, String name) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (in) {
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    capture.accept(buffer, read);
-                }
-            } catch (IOException closed) {
-                // the pipe was closed under us after the process tree was killed
-            }
-        }, "quiver-shell-" + name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
-    }
-
-    private static void join(Thread... drains) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_GRACE_MILLIS);
-        boolean interrupted = false;
-        for (Thread drain : drains) {
-            while (drain.isAlive()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                try {
-                    drain.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void closeQuietly(Process process) {
-        for (java.io.Closeable stream : new java.io.Closeable[] {process.getInputStream(), process.getErrorStream(),
-                process.getOutputStream()}) {
-            try {
-                stream.close();
-            } catch (IOException ignored) {
-                // nothing left to read from it
-            }
-        }
+    /** For tests: the state folder. */
+    Path stateDir() {
+        return stateDir;
     }
 }

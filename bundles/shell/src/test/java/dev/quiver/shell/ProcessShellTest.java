@@ -15,21 +15,41 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The process machinery without the sandbox ({@code "sandbox": "off"}), where the pids a command
+ * prints are the pids seen from outside. {@link SandboxTest} covers the same ground inside bubblewrap.
+ */
 class ProcessShellTest {
 
     /** Long enough that no test waits for it: only a command that hangs would reach it. */
     private static final Duration GENEROUS = Duration.ofSeconds(60);
 
+    /*
+     * TIMEOUTS_OUTLAST_THE_PROFILE: no test kills a command while bash -lc still runs the login profile
+     * (timeouts of 2 s or more; interrupts only after the command printed). A profile killed half-way
+     * can leave its own lock files behind: pyenv's rehash then stalls every later login shell of the
+     * machine for 60 s. Quiver sends SIGTERM before SIGKILL, which lets most such scripts clean up.
+     */
+
     @TempDir
     Path dir;
 
-    private final ProcessShell shell = new ProcessShell();
+    @TempDir
+    Path state;
+
+    private ProcessShell shell;
+
+    @BeforeEach
+    void open() {
+        shell = new ProcessShell(state, System.getenv("PATH"));
+    }
 
     private Result run(String line, Duration timeout, TestContext context) throws ToolException {
-        return shell.run(new Command(line, timeout), context);
+        return shell.run(new Command(line, timeout), context.unsandboxed());
     }
 
     private Result run(String line) throws ToolException, IOException {
@@ -106,20 +126,20 @@ class ProcessShellTest {
         // a fractional duration unique to this run marks both sleeps' command lines
         String seconds = "100." + Math.abs(UUID.randomUUID().getMostSignificantBits() % 1_000_000_000L);
         long started = System.nanoTime();
-        Result result = run("sleep " + seconds + " & echo $! > pids; sleep " + seconds, Duration.ofMillis(500),
+        Result result = run("sleep " + seconds + " & echo $! > pids; sleep " + seconds, Duration.ofMillis(2000),
                 TestContext.in(dir));
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         assertEquals(Result.End.TIMED_OUT, result.end());
         assertEquals(-1, result.exitCode());
         assertTrue(tookMillis < 30_000, "returned after " + tookMillis + " ms");
-        assertTrue(result.elapsed().toMillis() >= 500, "elapsed " + result.elapsed());
+        assertTrue(result.elapsed().toMillis() >= 2000, "elapsed " + result.elapsed());
         Processes.assertAllGoneWithin(5000, Processes.pids(dir.resolve("pids")));
         Processes.assertAllGoneWithin(5000, Processes.withMarker("sleep " + seconds));
     }
 
     @Test
     void descendantThatMovedToItsOwnSessionIsKilledOnTimeout() throws Exception {
-        Result result = run("setsid sleep 100 & echo $! > pids; sleep 100", Duration.ofSeconds(1), TestContext.in(dir));
+        Result result = run("setsid sleep 100 & echo $! > pids; sleep 100", Duration.ofSeconds(2), TestContext.in(dir));
         assertEquals(Result.End.TIMED_OUT, result.end());
         Processes.assertAllGoneWithin(5000, Processes.pids(dir.resolve("pids")));
     }
@@ -147,6 +167,11 @@ class ProcessShellTest {
             }
         });
         waitForStreamed(context, "ready");
+        // "ready" comes just before the second sleep starts
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Processes.withMarker("sleep " + seconds).size() < 2 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
         assertEquals(2, Processes.withMarker("sleep " + seconds).size(), "both sleeps are seen running from outside");
         context.cancelled.set(true);
         Result result = running.get(30, TimeUnit.SECONDS);
@@ -255,7 +280,7 @@ class ProcessShellTest {
 
             @Override
             public java.util.Optional<Object> config(String key) {
-                return java.util.Optional.empty();
+                return inner.config(key);
             }
 
             @Override
@@ -263,9 +288,83 @@ class ProcessShellTest {
                 return false;
             }
         };
+        inner.unsandboxed();
         Result result = shell.run(new Command("echo still-here; exit 4", GENEROUS), failing);
         assertEquals(4, result.exitCode());
         assertEquals("still-here\n", result.stdout());
+    }
+
+    @Test
+    void sleepWithAGrandchildIsGoneWithinASecondOfTheTimeout() throws Exception {
+        String marker = "quiver-grandchild-" + UUID.randomUUID();
+        // longer than a slow login profile takes (see TIMEOUTS_OUTLAST_THE_PROFILE)
+        long timeoutMillis = 2000;
+        long started = System.nanoTime();
+        // bash starts a child shell that starts a grandchild; then bash itself sleeps in the foreground
+        Result result = run("bash -c '(exec -a " + marker + " sleep 100) & echo $! >> pids; wait' & echo $! >> pids; "
+                + "exec -a " + marker + " sleep 100", Duration.ofMillis(timeoutMillis), TestContext.in(dir));
+        long returnedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        assertEquals(Result.End.TIMED_OUT, result.end());
+        // the call returns only once the tree is gone: looked at from outside, nothing of it runs
+        List<Long> pids = Processes.pids(dir.resolve("pids"));
+        assertEquals(2, pids.size(), "the child and the grandchild recorded their pids: " + pids);
+        assertEquals(List.of(), pids.stream().filter(Processes::running).toList());
+        assertEquals(List.of(), Processes.withMarker(marker));
+        // "within a second or so": generous slack for a loaded machine
+        assertTrue(returnedAfter < timeoutMillis + 3000, "returned " + returnedAfter + " ms after the start");
+    }
+
+    @Test
+    void commandThatClosesStdoutEarlyRunsToItsEnd() throws Exception {
+        Result result = run("echo before; exec 1>&-; sleep 0.3; echo after-close >&2; exit 3");
+        assertEquals(Result.End.EXITED, result.end());
+        assertEquals(3, result.exitCode());
+        assertEquals("before\n", result.stdout());
+        assertEquals("after-close\n", result.stderr());
+    }
+
+    @Test
+    void commandWhoseReaderStopsEarlyEndsWithoutHanging() throws Exception {
+        // yes would print forever; head closing the pipe ends it with SIGPIPE
+        Result result = run("yes | head -c 6; echo \" pipe=${PIPESTATUS[0]}\"");
+        assertEquals(Result.End.EXITED, result.end());
+        assertEquals("y\ny\ny\n pipe=141\n", result.stdout());
+    }
+
+    @Test
+    void interruptWhileTheCommandPrintsKillsItPromptly() throws Exception {
+        TestContext context = TestContext.in(dir);
+        CompletableFuture<Result> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return run("echo $$ > pid; exec yes printing-fast", GENEROUS, context);
+            } catch (ToolException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        waitForStreamed(context, "printing-fast\nprinting-fast\n");
+        context.cancelled.set(true);
+        Result result = running.get(30, TimeUnit.SECONDS);
+        assertEquals(Result.End.CANCELLED, result.end());
+        assertEquals(-1, result.exitCode());
+        assertTrue(result.stdout().startsWith("printing-fast\nprinting-fast\n"), result.stdout().substring(0, 40));
+        Processes.assertAllGoneWithin(5000, Processes.pids(dir.resolve("pid")));
+    }
+
+    @Test
+    void daemonThatLeftTheSessionAndItsParentIsKilledAtTheEnd() throws Exception {
+        String marker = "quiver-daemon-" + UUID.randomUUID();
+        // double fork out of the session: re-parented away, in no group of ours, found by its environment
+        Result result = run("(setsid bash -c 'exec -a " + marker + " sleep 100' &); sleep 0.2; echo forked");
+        assertEquals(Result.End.EXITED, result.end());
+        assertEquals("forked\n", result.stdout());
+        assertEquals(List.of(), Processes.withMarker(marker));
+    }
+
+    @Test
+    void everyCommandCarriesTheMarkerOfThisProcess() throws Exception {
+        Result result = run("echo \"$QUIVER_SHELL_RUN\"");
+        long pid = ProcessHandle.current().pid();
+        assertTrue(result.stdout().startsWith(pid + "."), result.stdout());
     }
 
     private static void waitForStreamed(TestContext context, String text) throws InterruptedException {

@@ -33,6 +33,17 @@ final class TestContext implements ToolContext {
         return new TestContext(new WorkspaceFactoryComponent().open(directory), false);
     }
 
+    /** Sets the {@code "shell"} configuration key, as a config file would. */
+    TestContext shellConfig(Object value) {
+        config.put("shell", value);
+        return this;
+    }
+
+    /** {@code "shell": {"sandbox": "off"}}. */
+    TestContext unsandboxed() {
+        return shellConfig(java.util.Map.of("sandbox", "off"));
+    }
+
     @Override
     public Workspace workspace() {
         return workspace;

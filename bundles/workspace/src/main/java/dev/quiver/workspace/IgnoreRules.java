@@ -1,10 +1,11 @@
 package dev.quiver.workspace;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,38 +93,136 @@ final class IgnoreRules {
         return false;
     }
 
+    /** The directory the rules are relative to: the repository's top, or the workspace root outside one. */
+    Path base() {
+        return base;
+    }
+
+    /**
+     * The ignore files in force in a directory during a walk, deepest first: each link holds one
+     * directory's parsed files and that directory's path below {@link #base()} with a trailing slash.
+     * Directories without ignore files are left out, so checking an entry costs nothing for them.
+     */
+    record Chain(String prefix, List<IgnoreNode> nodes, Chain parent) {
+    }
+
+    /**
+     * The chain a walk starting in a directory begins with: the ignore files of every directory above
+     * it up to the base. The walk adds the directory's own from its listing.
+     */
+    Chain chainAbove(Path directory) {
+        List<Path> dirs = new ArrayList<>();
+        for (Path dir = directory.getParent(); dir != null && dir.startsWith(base); dir = dir.getParent()) {
+            dirs.add(0, dir);
+        }
+        Chain chain = null;
+        for (Path dir : dirs) {
+            List<IgnoreNode> nodes = nodes(dir);
+            if (!nodes.isEmpty()) {
+                String relative = slashes(base.relativize(dir));
+                chain = new Chain(relative.isEmpty() ? "" : relative + "/", nodes, chain);
+            }
+        }
+        return chain == null ? new Chain("", List.of(), null) : chain;
+    }
+
+    /**
+     * The chain inside a directory of a walk whose listing shows which ignore files it has.
+     *
+     * @param prefix the directory's path below the base with a trailing slash ("" for the base)
+     */
+    Chain extend(Chain chain, Path dir, String prefix, boolean hasQuiverignore, boolean hasGitignore) {
+        List<IgnoreNode> nodes = nodes(dir, hasQuiverignore, hasGitignore);
+        return nodes.isEmpty() ? chain : new Chain(prefix, nodes, chain);
+    }
+
+    /**
+     * Whether an entry of a walk is ignored by its own rules (its ignored ancestors were pruned).
+     *
+     * @param fromBase the entry's path below the base
+     */
+    boolean ignored(Chain chain, String fromBase, boolean directory) {
+        for (Chain link = chain; link != null; link = link.parent()) {
+            if (link.nodes().isEmpty()) {
+                continue;
+            }
+            String relative = fromBase.substring(link.prefix().length());
+            for (IgnoreNode node : link.nodes()) {
+                Boolean ignored = node.checkIgnored(relative, directory);
+                if (ignored != null) {
+                    return ignored;
+                }
+            }
+        }
+        if (exclude.isPresent()) {
+            return Boolean.TRUE.equals(exclude.get().checkIgnored(fromBase, directory));
+        }
+        return false;
+    }
+
     /** Starts a new walk or check: ignore files edited since the last one are read again. */
     void refresh() {
         generation.incrementAndGet();
     }
 
     private List<IgnoreNode> nodes(Path dir) {
+        return nodes(dir, true, true);
+    }
+
+    /** A folder's ignore files; one a listing showed to be absent is not looked for. */
+    private List<IgnoreNode> nodes(Path dir, boolean mayHaveQuiverignore, boolean mayHaveGitignore) {
+        if (!mayHaveQuiverignore && !mayHaveGitignore) {
+            return List.of();
+        }
         long now = generation.get();
         Cached cached = byDirectory.get(dir);
         if (cached != null && cached.checked() == now) {
             return cached.nodes();
         }
-        String stamp = stamp(dir.resolve(QUIVERIGNORE)) + "|" + stamp(dir.resolve(GITIGNORE));
+        // the content itself is the stamp: an edit within one timestamp tick keeps size and time alike
+        byte[] quiver = mayHaveQuiverignore ? content(dir.resolve(QUIVERIGNORE)) : null;
+        byte[] git = mayHaveGitignore ? content(dir.resolve(GITIGNORE)) : null;
+        String stamp = stamp(quiver) + "|" + stamp(git);
         if (cached != null && cached.stamp().equals(stamp)) {
             byDirectory.put(dir, new Cached(cached.nodes(), stamp, now));
             return cached.nodes();
         }
         List<IgnoreNode> nodes = new ArrayList<>(2);
         // .quiverignore is consulted first so that it wins over .gitignore in the same folder
-        parse(dir.resolve(QUIVERIGNORE)).ifPresent(nodes::add);
-        parse(dir.resolve(GITIGNORE)).ifPresent(nodes::add);
+        parse(quiver).ifPresent(nodes::add);
+        parse(git).ifPresent(nodes::add);
         List<IgnoreNode> parsed = List.copyOf(nodes);
         byDirectory.put(dir, new Cached(parsed, stamp, now));
         return parsed;
     }
 
-    private static String stamp(Path file) {
+    /** An ignore file's bytes; null when it is missing, not a regular file, unreadable or absurdly large. */
+    private static byte[] content(Path file) {
         try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            return attributes.lastModifiedTime().toMillis() + ":" + attributes.size();
-        } catch (IOException missing) {
-            return "-";
+            if (!Files.isRegularFile(file) || Files.size(file) > 4 * 1024 * 1024) {
+                return null;
+            }
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            return null;
         }
+    }
+
+    private static String stamp(byte[] content) {
+        return content == null ? "-" : content.length + ":" + new String(content, StandardCharsets.ISO_8859_1);
+    }
+
+    private static Optional<IgnoreNode> parse(byte[] content) {
+        if (content == null) {
+            return Optional.empty();
+        }
+        IgnoreNode node = new IgnoreNode();
+        try {
+            node.parse(new ByteArrayInputStream(content));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return node.getRules().isEmpty() ? Optional.empty() : Optional.of(node);
     }
 
     private static Optional<IgnoreNode> parse(Path file) {

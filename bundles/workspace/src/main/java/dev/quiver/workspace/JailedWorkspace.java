@@ -11,15 +11,12 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
@@ -38,11 +35,13 @@ final class JailedWorkspace implements Workspace {
 
     private final Path root;
     private final IgnoreRules ignoreRules;
+    final Walker walker;
     private final ReadLedger reads;
 
     private JailedWorkspace(Path root) {
         this.root = root;
         this.ignoreRules = IgnoreRules.forRoot(root);
+        this.walker = new Walker(root, ignoreRules);
         this.reads = new ReadLedger(this);
     }
 
@@ -163,79 +162,12 @@ final class JailedWorkspace implements Workspace {
 
     @Override
     public void walk(Path directory, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException {
-        Path start = directory.toAbsolutePath().normalize();
-        if (!Files.isDirectory(start)) {
-            throw new NoSuchFileException(start.toString(), null, "not a directory");
-        }
-        ignoreRules.refresh();
-        walk(start, 1, includeIgnored, maxDepth, visitor);
+        walker.walk(directory.toAbsolutePath().normalize(), includeIgnored, maxDepth, visitor);
     }
 
-    /** Returns false when the visitor asked to stop. */
-    private boolean walk(Path dir, int depth, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor)
-            throws IOException {
-        List<Path> children = new ArrayList<>();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-            for (Path child : stream) {
-                children.add(child);
-            }
-        } catch (IOException unreadable) {
-            // an unreadable folder is skipped, as git and ripgrep skip it
-            return true;
-        }
-        children.sort(null);
-        for (Path child : children) {
-            String name = child.getFileName().toString();
-            if (name.equals(".git")) {
-                continue;
-            }
-            BasicFileAttributes attributes;
-            try {
-                attributes = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (IOException vanished) {
-                continue;
-            }
-            Entry.Kind kind;
-            long size = 0;
-            if (attributes.isDirectory()) {
-                kind = Entry.Kind.DIRECTORY;
-            } else if (attributes.isRegularFile()) {
-                kind = Entry.Kind.FILE;
-                size = attributes.size();
-            } else if (attributes.isSymbolicLink()) {
-                if (Files.isDirectory(child)) {
-                    kind = Entry.Kind.LINKED_DIRECTORY;
-                } else if (Files.isRegularFile(child)) {
-                    kind = Entry.Kind.FILE;
-                    size = sizeOf(child);
-                } else {
-                    kind = Entry.Kind.OTHER;
-                }
-            } else {
-                kind = Entry.Kind.OTHER;
-            }
-            // a linked directory is a directory to ignore rules (so "dir/" rules apply) but is not descended
-            boolean directory = kind == Entry.Kind.DIRECTORY || kind == Entry.Kind.LINKED_DIRECTORY;
-            if (!includeIgnored && ignoreRules.matches(child, directory)) {
-                continue;
-            }
-            if (!visitor.test(new Entry(child, relativize(child), kind, size, depth))) {
-                return false;
-            }
-            if (kind == Entry.Kind.DIRECTORY && depth < maxDepth
-                    && !walk(child, depth + 1, includeIgnored, maxDepth, visitor)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static long sizeOf(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            return 0;
-        }
+    @Override
+    public List<String> files(Path directory, boolean includeIgnored) throws IOException {
+        return walker.files(directory.toAbsolutePath().normalize(), includeIgnored);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.quiver.tools.core;
 
 import dev.quiver.api.Arguments;
 import dev.quiver.api.Subject;
+import dev.quiver.api.Text;
 import dev.quiver.api.Tool;
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
@@ -18,12 +19,12 @@ import org.osgi.service.component.annotations.Component;
 public class EditFileTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("edit_file",
-            "Replace exact text in a file. oldString must match byte for byte, indentation included, and occur "
-                    + "once unless replaceAll is set.",
+            "Replace exact text in a file read earlier. oldString must match byte for byte, indentation "
+                    + "included, and occur once unless replaceAll is set. In a CRLF file \\n stands for \\r\\n.",
             """
             {"type":"object","properties":{\
             "path":{"type":"string"},\
-            "oldString":{"type":"string"},\
+            "oldString":{"type":"string","description":"Exact text, whitespace included"},\
             "newString":{"type":"string"},\
             "replaceAll":{"type":"boolean","description":"Replace every occurrence"}},\
             "required":["path","oldString","newString"]}""");
@@ -52,14 +53,16 @@ public class EditFileTool implements Tool {
         if (oldString.equals(newString)) {
             throw new ToolException("oldString and newString are the same; there is nothing to change.");
         }
+        workspace.reads().requireFresh(file);
         Workspace.TextFile current = workspace.readText(file);
-        TextEdit.Result edit = TextEdit.replace(current.text(), oldString, newString, replaceAll, name);
-        byte[] bytes = TextEdit.encode(edit.text(), current.charset(), name);
+        Text.Replacement edit = Text.replace(current.text(), oldString, newString, replaceAll, name);
+        byte[] bytes = Text.encode(edit.text(), current.charset(), name);
         try {
             workspace.write(file, bytes);
         } catch (IOException e) {
             throw new ToolException("Cannot write " + name + ": " + e.getMessage(), e);
         }
+        workspace.reads().wrote(file);
         return ToolResult.of("Edited " + name + ": replaced " + edit.count()
                 + (edit.count() == 1 ? " occurrence" : " occurrences") + " (from line " + edit.firstLine() + ").");
     }

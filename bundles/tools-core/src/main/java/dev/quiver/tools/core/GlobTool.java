@@ -18,16 +18,34 @@ import org.osgi.service.component.annotations.Component;
 public class GlobTool implements Tool {
 
     static final int DEFAULT_LIMIT = 200;
+    static final int MAX_LIMIT = 10_000;
 
     private static final ToolSpec SPEC = new ToolSpec("glob",
-            "List files matching a glob such as src/**/*.ts, as paths relative to the workspace. "
-                    + "Honours .gitignore.",
+            "List files matching a glob: *.ts matches at any depth, src/*.ts only in src, src/**/*.ts below it, "
+                    + "{a,b} either. Honours .gitignore.",
             """
             {"type":"object","properties":{\
             "pattern":{"type":"string"},\
             "limit":{"type":"integer","description":"Max paths, default 200"},\
             "includeIgnored":{"type":"boolean","description":"Also files git ignores"}},\
             "required":["pattern"]}""");
+
+    /** When a glob names a folder, how to match the files in it instead; empty otherwise. */
+    static String folderHint(Workspace workspace, String glob) {
+        String folder = glob.strip();
+        while (folder.endsWith("/") && folder.length() > 1) {
+            folder = folder.substring(0, folder.length() - 1);
+        }
+        if (folder.isEmpty() || folder.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0)) {
+            return "";
+        }
+        try {
+            return java.nio.file.Files.isDirectory(workspace.resolve(folder))
+                    ? "; " + folder + " is a folder, whose files " + folder + "/** matches" : "";
+        } catch (ToolException escapes) {
+            return "";
+        }
+    }
 
     @Override
     public ToolSpec spec() {
@@ -38,33 +56,35 @@ public class GlobTool implements Tool {
     public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
         Workspace workspace = context.workspace();
         String pattern = arguments.string("pattern");
-        int limit = arguments.integer("limit", DEFAULT_LIMIT, 1, 10_000);
+        int limit = arguments.integer("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
         boolean includeIgnored = arguments.bool("includeIgnored", false);
         Predicate<String> matcher = workspace.globMatcher(pattern);
-        List<String> found = new ArrayList<>();
-        int[] total = {0};
+        List<String> files;
         try {
-            workspace.walk(workspace.root(), includeIgnored, Integer.MAX_VALUE, entry -> {
-                if (context.isCancelled()) {
-                    return false;
-                }
-                if (entry.kind() == Workspace.Entry.Kind.FILE && matcher.test(entry.relativePath())) {
-                    total[0]++;
-                    if (found.size() < limit) {
-                        found.add(entry.relativePath());
-                    }
-                }
-                return true;
-            });
+            files = workspace.files(workspace.root(), includeIgnored);
         } catch (IOException e) {
-            throw new ToolException("Cannot walk the workspace: " + e.getMessage(), e);
+            throw new ToolException("Cannot list the workspace: " + e.getMessage(), e);
+        }
+        List<String> found = new ArrayList<>();
+        int total = 0;
+        for (String file : files) {
+            if (context.isCancelled()) {
+                break;
+            }
+            if (matcher.test(file)) {
+                total++;
+                if (found.size() < limit) {
+                    found.add(file);
+                }
+            }
         }
         if (found.isEmpty()) {
-            return ToolResult.of("No files match " + pattern + (includeIgnored ? "." : " (ignored files excluded)."));
+            return ToolResult.of("No files match " + pattern + (includeIgnored ? "" : " (ignored files excluded)")
+                    + folderHint(workspace, pattern) + ".");
         }
         StringBuilder out = new StringBuilder(String.join("\n", found));
-        if (total[0] > found.size()) {
-            out.append("\n... ").append(total[0] - found.size()).append(" more of ").append(total[0])
+        if (total > found.size()) {
+            out.append("\n... ").append(total - found.size()).append(" more of ").append(total)
                     .append(" matching files; narrow the pattern or raise limit.");
         }
         return ToolResult.of(out.toString());

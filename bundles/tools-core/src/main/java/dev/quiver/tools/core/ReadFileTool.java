@@ -2,6 +2,7 @@ package dev.quiver.tools.core;
 
 import dev.quiver.api.Arguments;
 import dev.quiver.api.Subject;
+import dev.quiver.api.Text;
 import dev.quiver.api.Tool;
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
@@ -17,9 +18,11 @@ import org.osgi.service.component.annotations.Component;
 public class ReadFileTool implements Tool {
 
     static final int DEFAULT_LIMIT = 2000;
+    static final int MAX_LIMIT = 100_000;
 
     private static final ToolSpec SPEC = new ToolSpec("read_file",
-            "Read a text file with 1-based line numbers. Refuses binary files.",
+            "Read a text file as 1-based numbered lines, under a header giving the window and the line count. "
+                    + "Refuses binary files. Read a file before changing it.",
             """
             {"type":"object","properties":{\
             "path":{"type":"string","description":"Relative to the workspace root"},\
@@ -42,13 +45,23 @@ public class ReadFileTool implements Tool {
         Workspace workspace = context.workspace();
         Path file = workspace.resolve(arguments.string("path"));
         int offset = arguments.integer("offset", 1, 1, Integer.MAX_VALUE);
-        int limit = arguments.integer("limit", DEFAULT_LIMIT, 1, 100_000);
-        String name = workspace.relativize(file);
-        List<String> lines = TextLines.split(workspace.readText(file).text());
+        int limit = arguments.integer("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        return ToolResult.of(Text.window(workspace.relativize(file), lines(workspace, file, offset), offset, limit));
+    }
+
+    /**
+     * A file's lines for a window starting at {@code offset}, recorded as read for the read-before-write
+     * rule. read_file and read_many_files both read files through here.
+     *
+     * @throws ToolException when the file cannot be read as text, or the offset is past its end
+     */
+    static List<String> lines(Workspace workspace, Path file, int offset) throws ToolException {
+        List<String> lines = Text.lines(workspace.readText(file).text());
         if (offset > Math.max(lines.size(), 1)) {
-            throw new ToolException("offset " + offset + " is past the end of " + name + ", which has "
-                    + lines.size() + " lines.");
+            throw new ToolException("offset " + offset + " is past the end of " + workspace.relativize(file)
+                    + ", which has " + lines.size() + (lines.size() == 1 ? " line." : " lines."));
         }
-        return ToolResult.of(TextLines.window(name, lines, offset, limit));
+        workspace.reads().read(file);
+        return lines;
     }
 }

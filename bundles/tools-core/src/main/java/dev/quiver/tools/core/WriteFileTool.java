@@ -2,6 +2,7 @@ package dev.quiver.tools.core;
 
 import dev.quiver.api.Arguments;
 import dev.quiver.api.Subject;
+import dev.quiver.api.Text;
 import dev.quiver.api.Tool;
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
@@ -9,6 +10,7 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,11 +26,11 @@ public class WriteFileTool implements Tool {
     static final int COLLAPSE_MIN_LINES = 20;
 
     private static final ToolSpec SPEC = new ToolSpec("write_file",
-            "Create a file or replace all of it. Creates parent directories.",
+            "Create a file, or replace all of an existing one after reading it. Creates parent directories.",
             """
             {"type":"object","properties":{\
             "path":{"type":"string"},\
-            "content":{"type":"string","description":"The whole new content"}},\
+            "content":{"type":"string"}},\
             "required":["path","content"]}""");
 
     @Override
@@ -54,21 +56,23 @@ public class WriteFileTool implements Tool {
         int oldLines = 0;
         Charset charset = StandardCharsets.UTF_8;
         if (existed) {
+            requireFresh(workspace, file, name);
             try {
                 Workspace.TextFile old = workspace.readText(file);
-                oldLines = TextLines.split(old.text()).size();
+                oldLines = Text.lines(old.text()).size();
                 charset = old.charset();
-            } catch (ToolException binaryOrHuge) {
-                // a binary or very large file is simply replaced; there are no lines to compare
+            } catch (ToolException hugeOrUnreadable) {
+                // a very large file is simply replaced; there are no lines to compare
             }
         }
-        byte[] bytes = TextEdit.encode(content, charset, name);
+        byte[] bytes = Text.encode(content, charset, name);
         try {
             workspace.write(file, bytes);
         } catch (IOException e) {
             throw new ToolException("Cannot write " + name + ": " + e.getMessage(), e);
         }
-        int newLines = TextLines.split(content).size();
+        workspace.reads().wrote(file);
+        int newLines = Text.lines(content).size();
         StringBuilder result = new StringBuilder()
                 .append(existed ? "Replaced " : "Created ").append(name).append(" (").append(newLines)
                 .append(newLines == 1 ? " line, " : " lines, ").append(bytes.length).append(" bytes).");
@@ -77,5 +81,31 @@ public class WriteFileTool implements Tool {
                     .append(". If you meant to change only part of it, restore it and use edit_file.");
         }
         return ToolResult.of(result.toString());
+    }
+
+    /** The read-before-write rule, with advice that works for a binary file, which read_file cannot show. */
+    private static void requireFresh(Workspace workspace, Path file, String name) throws ToolException {
+        try {
+            workspace.reads().requireFresh(file);
+        } catch (ToolException unread) {
+            if (isBinary(file)) {
+                throw new ToolException(name + " is a binary file, which read_file cannot show, so it cannot be "
+                        + "overwritten unseen. If replacing it is intended, delete it first, then write it.");
+            }
+            throw unread;
+        }
+    }
+
+    private static boolean isBinary(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            for (byte b : in.readNBytes(8192)) {
+                if (b == 0) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

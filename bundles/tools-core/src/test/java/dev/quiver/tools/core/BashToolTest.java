@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Arguments;
+import dev.quiver.api.Shell;
 import dev.quiver.api.Subject;
 import dev.quiver.api.ToolException;
 import dev.quiver.shell.ProcessShell;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,11 +28,24 @@ class BashToolTest {
     Path root;
 
     TestContext context;
-    final BashTool tool = new BashTool(new ProcessShell());
+    final Shell shell = new ProcessShell();
+    final BashTool tool = new BashTool(shell);
 
     @BeforeEach
     void open() throws IOException {
         context = new TestContext(root);
+        // the exact output of these tests is the output of the commands: no login profile's complaint
+        // about a read-only home (pyenv's "cannot rehash") may join it; the sandbox has its own tests below
+        context.config.put("shell", Map.of("sandbox", "off"));
+    }
+
+    @AfterEach
+    void stopBackgroundCommands() throws ToolException {
+        for (Shell.Job job : shell.jobs()) {
+            if (job.state() == Shell.Job.State.RUNNING) {
+                shell.stop(job.handle());
+            }
+        }
     }
 
     private String bash(Map<String, ?> arguments) throws ToolException {
@@ -73,9 +88,9 @@ class BashToolTest {
     @Test
     void timeoutRaisesAnErrorSayingEffectsAreUnknownWithWhatWasPrintedFirst() throws Exception {
         ToolException error = assertThrows(ToolException.class,
-                () -> bash(Map.of("command", "echo partial-progress; sleep 100", "timeout", 1000)));
+                () -> bash(Map.of("command", "echo partial-progress; sleep 100", "timeout", 2500)));
         String message = error.getMessage();
-        assertTrue(message.startsWith("The command timed out after 1000 ms and was killed with every process it "
+        assertTrue(message.startsWith("The command timed out after 2500 ms and was killed with every process it "
                 + "started. It did not finish, so its effects are unknown."), message);
         assertTrue(message.endsWith("\nstdout:\npartial-progress\n"), message);
     }
@@ -141,5 +156,81 @@ class BashToolTest {
     void subjectIsTheCommandLine() throws ToolException {
         assertEquals(List.of(Subject.command("git status && rm -rf build")),
                 tool.subjects(Arguments.of(Map.of("command", "git status && rm -rf build"))));
+    }
+
+    /**
+     * Waits until the latest background command printed "ready": stopping one while bash -lc still
+     * runs the login profile can leave the profile's lock files behind (pyenv's stall later shells).
+     */
+    private void awaitReady() throws Exception {
+        String handle = shell.jobs().get(shell.jobs().size() - 1).handle();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        StringBuilder seen = new StringBuilder();
+        while (!seen.toString().contains("ready") && System.nanoTime() - deadline < 0) {
+            seen.append(shell.poll(handle).stdout());
+            Thread.sleep(20);
+        }
+        assertTrue(seen.toString().contains("ready"), seen.toString());
+    }
+
+    @Test
+    void backgroundCommandReturnsAHandleAtOnce() throws Exception {
+        long started = System.nanoTime();
+        String text = bash(Map.of("command", "echo ready; sleep 100", "background", true, "name", "sleeper"));
+        assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) < 30, "returned at once");
+        awaitReady();
+        assertTrue(text.matches("Started in the background as bg\\d+ \\(\"sleeper\"\\), not sandboxed\\. It runs until it "
+                + "ends or bash_stop stops it, and is killed when Quiver exits\\. Read its output with bash_status\\."),
+                text);
+        assertEquals(Shell.Job.State.RUNNING, shell.jobs().get(shell.jobs().size() - 1).state());
+    }
+
+    @Test
+    void backgroundCommandSaysTheTimeoutDoesNotApply() throws Exception {
+        String text = bash(Map.of("command", "echo ready; sleep 100", "background", true, "timeout", 1000));
+        awaitReady();
+        assertTrue(text.endsWith(" The timeout does not apply to background commands."), text);
+    }
+
+    @Test
+    void badShellConfigurationIsReportedNotIgnored() {
+        context.config.put("shell", Map.of("sandbox", "maybe"));
+        ToolException error = assertThrows(ToolException.class, () -> bash(Map.of("command", "touch ran")));
+        assertTrue(error.getMessage().startsWith("The shell configuration is invalid, so no command runs: "
+                + "\"shell\".\"sandbox\" must be \"auto\", \"required\" or \"off\", got \"maybe\"."), error.getMessage());
+        assertTrue(Files.notExists(root.resolve("ran")));
+    }
+
+    @Test
+    void sandboxedCommandCannotWriteOutsideTheWorkspaceNorReadSecrets() throws Exception {
+        context.config.remove("shell");
+        Files.writeString(root.resolve(".env"), "KEY=top-secret\n");
+        String text = bash(Map.of("command", "cat .env; echo \"[$QUIVER_SANDBOX]\"; touch /etc/quiver-probe && echo wrote "
+                + "|| echo refused; echo inside > inside.txt"));
+        assertTrue(text.startsWith("Exit code 0.\nstdout:\n[bubblewrap]\nrefused\n"), text);
+        assertEquals("inside\n", Files.readString(root.resolve("inside.txt")));
+        assertTrue(Files.notExists(Path.of("/etc/quiver-probe")));
+    }
+
+    @Test
+    void schemaOffersBackgroundAndName() {
+        String schema = tool.spec().parameters();
+        assertTrue(schema.contains("\"background\":{\"type\":\"boolean\"}"), schema);
+        assertTrue(schema.contains("\"name\":"), schema);
+    }
+
+    @Test
+    void schemasStayWithinTheirBudgets() throws Exception {
+        // counted as quiver tools --json counts schema_bytes; bash is held to 0.8 of shiro-neko's 466 bytes,
+        // bash_status and bash_stop to 0.8 of its smallest tool (write_file, 289)
+        assertTrue(schemaBytes(tool.spec()) <= 466 * 8 / 10, "bash: " + schemaBytes(tool.spec()));
+        assertTrue(schemaBytes(new BashStatusTool(shell).spec()) <= 289 * 8 / 10);
+        assertTrue(schemaBytes(new BashStopTool(shell).spec()) <= 289 * 8 / 10);
+    }
+
+    private static int schemaBytes(dev.quiver.api.ToolSpec spec) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String compact = json.writeValueAsString(json.readTree(spec.parameters()));
+        return (spec.name() + spec.description() + compact).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 }

@@ -44,11 +44,17 @@ class EditFileToolTest {
         return tool.call(Arguments.of(arguments), context).text();
     }
 
-    private Path file(String name, String content) throws IOException {
+    /** A file the model has read, as it must have before editing. */
+    private Path file(String name, String content) throws IOException, ToolException {
         Path file = root.resolve(name);
         Files.createDirectories(file.getParent());
         Files.writeString(file, content);
+        markRead(name);
         return file;
+    }
+
+    private void markRead(String name) throws ToolException {
+        context.workspace().reads().read(context.workspace().resolve(name));
     }
 
     @Test
@@ -146,6 +152,7 @@ class EditFileToolTest {
     void latin1FileKeepsItsBytesAroundTheEdit() throws Exception {
         Path file = root.resolve("legacy.txt");
         Files.write(file, "na\u00efve caf\u00e9\nprix: 5\n".getBytes(StandardCharsets.ISO_8859_1));
+        markRead("legacy.txt");
         edit("legacy.txt", "prix: 5", "prix: 6 \u00e0 emporter");
         assertArrayEquals("na\u00efve caf\u00e9\nprix: 6 \u00e0 emporter\n".getBytes(StandardCharsets.ISO_8859_1),
                 Files.readAllBytes(file));
@@ -156,6 +163,7 @@ class EditFileToolTest {
         Path file = root.resolve("legacy.txt");
         byte[] original = "caf\u00e9\nprice\n".getBytes(StandardCharsets.ISO_8859_1);
         Files.write(file, original);
+        markRead("legacy.txt");
         ToolException error = assertThrows(ToolException.class, () -> edit("legacy.txt", "price", "price \u20ac"));
         assertEquals("legacy.txt is not UTF-8, so it is kept in ISO-8859-1, which cannot hold '\u20ac' (U+20AC). "
                 + "Use only characters ISO-8859-1 has, or convert the file to UTF-8 first (for example with iconv in "
@@ -184,5 +192,42 @@ class EditFileToolTest {
         Path file = file("a.txt", "value = X\n");
         edit("a.txt", "X", "$1 \\n (.*)");
         assertEquals("value = $1 \\n (.*)\n", Files.readString(file));
+    }
+
+    @Test
+    void anUnreadFileIsRefusedAndKept() throws Exception {
+        Path file = root.resolve("unread.txt");
+        Files.writeString(file, "alpha\n");
+        ToolException error = assertThrows(ToolException.class, () -> edit("unread.txt", "alpha", "beta"));
+        assertEquals("unread.txt has not been read in this session. Read it with read_file first.", error.getMessage());
+        assertEquals("alpha\n", Files.readString(file));
+    }
+
+    @Test
+    void aFileChangedSinceItWasReadMustBeReadAgain() throws Exception {
+        Path file = file("a.txt", "alpha\n");
+        Files.writeString(file, "alpha changed by someone else\n");
+        ToolException error = assertThrows(ToolException.class, () -> edit("a.txt", "alpha", "beta"));
+        assertEquals("a.txt changed since it was last read. Read it again before changing it.", error.getMessage());
+        new ReadFileTool().call(Arguments.of(Map.of("path", "a.txt")), context);
+        edit("a.txt", "alpha", "beta");
+        assertEquals("beta changed by someone else\n", Files.readString(file));
+    }
+
+    @Test
+    void successiveEditsNeedNoReadInBetween() throws Exception {
+        Path file = file("a.txt", "one two three\n");
+        edit("a.txt", "one", "1");
+        edit("a.txt", "two", "2");
+        assertEquals("1 2 three\n", Files.readString(file));
+    }
+
+    @Test
+    void aSymbolicLinkIsEditedInItsTargetWhichKeepsBeingALink() throws Exception {
+        Path target = file("real.txt", "value = 1\n");
+        Files.createSymbolicLink(root.resolve("link.txt"), target);
+        edit("link.txt", "1", "2");
+        assertTrue(Files.isSymbolicLink(root.resolve("link.txt")));
+        assertEquals("value = 2\n", Files.readString(target));
     }
 }

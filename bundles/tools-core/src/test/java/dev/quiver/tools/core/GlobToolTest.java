@@ -2,6 +2,7 @@ package dev.quiver.tools.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Arguments;
 import dev.quiver.api.ToolException;
@@ -88,5 +89,72 @@ class GlobToolTest {
         Map<String, Object> arguments = new HashMap<>();
         arguments.put("pattern", "*.txt");
         assertEquals("No files match *.txt (ignored files excluded).", tool.call(Arguments.of(arguments), context).text());
+    }
+
+    private static java.util.Set<String> lines(String text) {
+        return java.util.Arrays.stream(text.split("\n")).filter(l -> !l.isEmpty())
+                .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    }
+
+    @Test
+    void everyFileAgreesWithGitLsFilesOnARepositoryWithNestedIgnores() throws Exception {
+        RepositoryFixture.build(root);
+        java.util.Set<String> git = lines(Processes.git(root, "ls-files", "--cached", "--others", "--exclude-standard"));
+        assertEquals(git, lines(glob(Map.of("pattern", "**", "limit", 10_000))));
+        assertEquals(git, lines(glob(Map.of("pattern", "*", "limit", 10_000))), "a name glob matches at any depth");
+        assertEquals(git, lines(Processes.rg(root, "--files")), "and ripgrep agrees with both");
+    }
+
+    @Test
+    void patternsAgreeWithRipgrepGlobsOnTheSameRepository() throws Exception {
+        RepositoryFixture.build(root);
+        // ripgrep's -g overrides its ignore rules, so its matches are taken among the files it keeps
+        java.util.Set<String> kept = lines(Processes.rg(root, "--files"));
+        for (String pattern : java.util.List.of("*.txt", "**/*.java", "src/**", "docs/*.md", "docs/**/*.md",
+                "src/*/*.txt", "**/a/**", "*.{md,java}", "sub/*", "deep/**/f.txt", "[a-k]*.txt", "?ib/**")) {
+            java.util.Set<String> expected = lines(Processes.rg(root, "--files", "-g", pattern));
+            expected.retainAll(kept);
+            assertTrue(!expected.isEmpty() || pattern.equals("?ib/**"), pattern + " is meant to match something");
+            String ours = glob(Map.of("pattern", pattern, "limit", 10_000));
+            assertEquals(expected, ours.startsWith("No files match") ? java.util.Set.of() : lines(ours), pattern);
+        }
+    }
+
+    @Test
+    void aFileAddedAfterAGlobIsFoundByTheNextOne() throws Exception {
+        files("a/one.txt");
+        TestContext context = new TestContext(root);
+        assertEquals("a/one.txt", tool.call(Arguments.of(Map.of("pattern", "*.txt")), context).text());
+        files("a/two.txt", "b/three.txt");
+        assertEquals("a/one.txt\na/two.txt\nb/three.txt",
+                tool.call(Arguments.of(Map.of("pattern", "*.txt")), context).text());
+        Files.delete(root.resolve("a/one.txt"));
+        assertEquals("a/two.txt\nb/three.txt", tool.call(Arguments.of(Map.of("pattern", "*.txt")), context).text());
+    }
+
+    @Test
+    void linksToFilesInsideAreListedAndLinksLeadingOutsideAreNot(@TempDir Path outside) throws Exception {
+        files("real.txt");
+        Files.writeString(outside.resolve("secret.txt"), "x");
+        Files.createSymbolicLink(root.resolve("inside-link.txt"), root.resolve("real.txt"));
+        Files.createSymbolicLink(root.resolve("outside-link.txt"), outside.resolve("secret.txt"));
+        Files.createSymbolicLink(root.resolve("outside-dir"), outside);
+        assertEquals("inside-link.txt\nreal.txt", glob(Map.of("pattern", "**")));
+    }
+
+    @Test
+    void limitIsCheckedAndAnEmptyPatternExplained() {
+        assertEquals("Argument 'limit' must be between 1 and 10000, got 0.",
+                assertThrows(ToolException.class, () -> glob(Map.of("pattern", "*", "limit", 0))).getMessage());
+        assertEquals("Glob is empty. Give a pattern such as **/*.java or src/*.ts.",
+                assertThrows(ToolException.class, () -> glob(Map.of("pattern", " "))).getMessage());
+    }
+
+    @Test
+    void aPatternNamingAFolderGetsAHint() throws Exception {
+        files("src/a/B.java");
+        assertEquals("No files match src/ (ignored files excluded); src is a folder, whose files src/** matches.",
+                glob(Map.of("pattern", "src/")));
+        assertEquals("src/a/B.java", glob(Map.of("pattern", "src/**")));
     }
 }

@@ -65,7 +65,8 @@ class GrepToolTest {
         assertEquals(201, lines.length);
         assertEquals("many.txt:1: match 1", lines[0]);
         assertEquals("many.txt:200: match 200", lines[199]);
-        assertEquals("... 32 more matching lines; narrow the pattern or include.", lines[200]);
+        assertEquals("... more lines match than the 200 shown; narrow the pattern or include, or raise maxResults.",
+                lines[200]);
     }
 
     @Test

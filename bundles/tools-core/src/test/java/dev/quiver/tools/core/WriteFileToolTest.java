@@ -37,6 +37,18 @@ class WriteFileToolTest {
         return tool.call(Arguments.of(Map.of("path", path, "content", content)), context).text();
     }
 
+    /** Writes a file as if it existed before the session and the model has read it since. */
+    private void existing(String name, byte[] content) throws IOException, ToolException {
+        Path file = root.resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.write(file, content);
+        context.workspace().reads().read(context.workspace().resolve(name));
+    }
+
+    private void existing(String name, String content) throws IOException, ToolException {
+        existing(name, content.getBytes(StandardCharsets.UTF_8));
+    }
+
     @Test
     void newFileIsCreatedWithItsParentDirectories() throws Exception {
         String out = write("src/main/java/App.java", "class App {\n}\n");
@@ -46,7 +58,7 @@ class WriteFileToolTest {
 
     @Test
     void existingFileIsReportedAsReplaced() throws Exception {
-        Files.writeString(root.resolve("a.txt"), "old\n");
+        existing("a.txt", "old\n");
         assertEquals("Replaced a.txt (1 line, 4 bytes).", write("a.txt", "new\n"));
         assertEquals("new\n", Files.readString(root.resolve("a.txt")));
     }
@@ -59,7 +71,7 @@ class WriteFileToolTest {
 
     @Test
     void rewritingAHundredLinesAsThreeAddsACollapseNote() throws Exception {
-        Files.writeString(root.resolve("big.txt"), "line\n".repeat(100));
+        existing("big.txt", "line\n".repeat(100));
         String out = write("big.txt", "a\nb\nc\n");
         assertEquals("Replaced big.txt (3 lines, 6 bytes). Note: it had 100 lines and now has 3. If you meant to "
                 + "change only part of it, restore it and use edit_file.", out);
@@ -67,15 +79,15 @@ class WriteFileToolTest {
 
     @Test
     void shrinkingByLessThanThreeQuartersHasNoNote() throws Exception {
-        Files.writeString(root.resolve("big.txt"), "line\n".repeat(100));
+        existing("big.txt", "line\n".repeat(100));
         assertEquals("Replaced big.txt (25 lines, 50 bytes).", write("big.txt", "x\n".repeat(25)));
-        Files.writeString(root.resolve("small.txt"), "line\n".repeat(19));
+        existing("small.txt", "line\n".repeat(19));
         assertFalse(write("small.txt", "x\n").contains("Note"), "files under 20 lines are not flagged");
     }
 
     @Test
     void latin1FileKeepsItsEncodingWhenReplaced() throws Exception {
-        Files.write(root.resolve("legacy.txt"), "caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        existing("legacy.txt", "caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
         String out = write("legacy.txt", "caf\u00e9 cr\u00e8me\n");
         assertEquals("Replaced legacy.txt (1 line, 11 bytes).", out);
         assertArrayEquals("caf\u00e9 cr\u00e8me\n".getBytes(StandardCharsets.ISO_8859_1),
@@ -85,7 +97,7 @@ class WriteFileToolTest {
     @Test
     void latin1FileIsNotSilentlyMangledByCharactersLatin1CannotHold() throws Exception {
         byte[] original = "price: 5 \u00a3\n".getBytes(StandardCharsets.ISO_8859_1);
-        Files.write(root.resolve("legacy.txt"), original);
+        existing("legacy.txt", original);
         ToolException error = assertThrows(ToolException.class, () -> write("legacy.txt", "price: 5 \u20ac\n"));
         assertTrue(error.getMessage().contains("ISO-8859-1"), error.getMessage());
         assertArrayEquals(original, Files.readAllBytes(root.resolve("legacy.txt")), "the file is unchanged");
@@ -94,7 +106,7 @@ class WriteFileToolTest {
     @Test
     void replacedFileKeepsItsPermissions() throws Exception {
         Path script = root.resolve("build.sh");
-        Files.writeString(script, "#!/bin/sh\n");
+        existing("build.sh", "#!/bin/sh\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         write("build.sh", "#!/bin/sh\necho built\n");
         assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(script)));
@@ -102,7 +114,7 @@ class WriteFileToolTest {
 
     @Test
     void noTemporaryFilesAreLeftBehind() throws Exception {
-        Files.writeString(root.resolve("a.txt"), "old\n");
+        existing("a.txt", "old\n");
         write("a.txt", "new\n");
         write("b.txt", "b\n");
         try (Stream<Path> files = Files.list(root)) {
@@ -131,10 +143,87 @@ class WriteFileToolTest {
     }
 
     @Test
-    void aBinaryFileCanBeReplacedWithText() throws Exception {
-        Files.write(root.resolve("blob.bin"), new byte[] {0, 1, 2, 3});
-        String out = write("blob.bin", "now text\n");
-        assertTrue(out.startsWith("Replaced blob.bin"), out);
-        assertEquals("now text\n", Files.readString(root.resolve("blob.bin")));
+    void aBinaryFileIsNotOverwrittenUnseenAndTheErrorSaysWhatToDo() throws Exception {
+        byte[] blob = {0, 1, 2, 3};
+        Files.write(root.resolve("blob.bin"), blob);
+        ToolException error = assertThrows(ToolException.class, () -> write("blob.bin", "now text\n"));
+        assertEquals("blob.bin is a binary file, which read_file cannot show, so it cannot be overwritten unseen. "
+                + "If replacing it is intended, delete it first, then write it.", error.getMessage());
+        assertArrayEquals(blob, Files.readAllBytes(root.resolve("blob.bin")));
+    }
+
+    @Test
+    void anExistingFileThatWasNotReadIsRefusedAndKept() throws Exception {
+        Files.writeString(root.resolve("notes.txt"), "mine\n");
+        ToolException error = assertThrows(ToolException.class, () -> write("notes.txt", "theirs\n"));
+        assertEquals("notes.txt has not been read in this session. Read it with read_file first.", error.getMessage());
+        assertEquals("mine\n", Files.readString(root.resolve("notes.txt")));
+    }
+
+    @Test
+    void aFileChangedSinceItWasReadIsRefused() throws Exception {
+        existing("notes.txt", "first\n");
+        Files.writeString(root.resolve("notes.txt"), "edited outside the session\n");
+        ToolException error = assertThrows(ToolException.class, () -> write("notes.txt", "theirs\n"));
+        assertEquals("notes.txt changed since it was last read. Read it again before changing it.", error.getMessage());
+        assertEquals("edited outside the session\n", Files.readString(root.resolve("notes.txt")));
+    }
+
+    @Test
+    void aFileReadThroughReadFileCanBeReplacedAndWrittenAgainWithoutAnotherRead() throws Exception {
+        Files.writeString(root.resolve("notes.txt"), "first\n");
+        new ReadFileTool().call(Arguments.of(Map.of("path", "notes.txt")), context);
+        assertEquals("Replaced notes.txt (1 line, 7 bytes).", write("notes.txt", "second\n"));
+        assertEquals("Replaced notes.txt (1 line, 6 bytes).", write("notes.txt", "third\n"), "its own write counts as read");
+        assertEquals("third\n", Files.readString(root.resolve("notes.txt")));
+    }
+
+    @Test
+    void aNewFileNeedsNoRead() throws Exception {
+        assertEquals("Created fresh/new.txt (1 line, 4 bytes).", write("fresh/new.txt", "new\n"));
+    }
+
+    @Test
+    void hugeContentIsWrittenWhole() throws Exception {
+        String content = "0123456789abcdef".repeat(1 << 20); // 16 MB
+        String out = write("huge.txt", content);
+        assertEquals("Created huge.txt (1 line, 16777216 bytes).", out);
+        assertEquals(16L << 20, Files.size(root.resolve("huge.txt")));
+    }
+
+    @Test
+    void contentWithNulBytesIsWrittenAsGiven() throws Exception {
+        write("nul.bin", "a\0b");
+        assertArrayEquals(new byte[] {'a', 0, 'b'}, Files.readAllBytes(root.resolve("nul.bin")));
+    }
+
+    @Test
+    void aPathWithANulCharacterIsRefused() {
+        ToolException error = assertThrows(ToolException.class, () -> write("a\0b.txt", "x"));
+        assertEquals("Path contains a NUL character: a\\0b.txt", error.getMessage());
+    }
+
+    @Test
+    void aFileNameTooLongForTheFileSystemIsReportedWithoutATrace() {
+        String name = "n".repeat(300) + ".txt";
+        ToolException error = assertThrows(ToolException.class, () -> write(name, "x"));
+        assertTrue(error.getMessage().startsWith("Cannot write " + name + ": "), error.getMessage());
+        assertFalse(error.getMessage().contains("at java."), error.getMessage());
+    }
+
+    @Test
+    void absolutePathsInsideAreAcceptedAndOutsideRefused() throws Exception {
+        String inside = root.toRealPath().resolve("abs.txt").toString();
+        assertEquals("Created abs.txt (1 line, 2 bytes).", write(inside, "x\n"));
+        assertEquals("Path escapes workspace: /etc/quiver-test.txt",
+                assertThrows(ToolException.class, () -> write("/etc/quiver-test.txt", "x")).getMessage());
+    }
+
+    @Test
+    void aSymbolicLinkOutOfTheWorkspaceIsRefusedAndNothingIsWrittenThere(@TempDir Path outside) throws Exception {
+        Files.createSymbolicLink(root.resolve("out"), outside);
+        assertEquals("Path escapes workspace: out/planted.txt",
+                assertThrows(ToolException.class, () -> write("out/planted.txt", "x")).getMessage());
+        assertFalse(Files.exists(outside.resolve("planted.txt")));
     }
 }

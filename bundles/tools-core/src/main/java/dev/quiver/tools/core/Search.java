@@ -1,0 +1,513 @@
+package dev.quiver.tools.core;
+
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import dev.quiver.api.Text;
+import dev.quiver.api.Workspace;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+/**
+ * The grep engine: searches many files in parallel and returns the hits in file order.
+ *
+ * <p>Per file: the bytes are read once into a reused buffer; a NUL byte in the first 8 KB marks the
+ * file binary and skips it; when the pattern names literals that every match contains, a byte scan
+ * for them rejects most files without decoding anything, and only the lines around an occurrence are
+ * decoded and given to RE2. Files are taken in order by the workers, and the search stops as soon as
+ * the files before every unfinished one hold more hits than are wanted, so a broad pattern costs
+ * about as much as the first files it matches in.
+ *
+ * <p>Lines and their numbers are those of {@link Text#lines}: {@code \n}, {@code \r\n} and a lone
+ * {@code \r} end a line. A file is decoded as UTF-8 when it is valid UTF-8 and as ISO-8859-1 otherwise,
+ * as the workspace reads it.
+ */
+final class Search {
+
+    /** A NUL byte within this many leading bytes marks a file binary, as read_file judges it. */
+    static final int BINARY_PROBE = 8192;
+    /** Matching lines are cut to this many characters. */
+    static final int MAX_LINE_CHARS = 300;
+    /** Files larger than this are not searched. */
+    static final int MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+    /**
+     * What to search for.
+     *
+     * @param regex matched against each line
+     * @param needles byte strings one of which every matching line contains; empty for none known
+     * @param before lines of context before each hit
+     * @param after lines of context after each hit
+     * @param maxHits how many matching lines to return at most
+     */
+    record Query(Pattern regex, List<Needle> needles, int before, int after, int maxHits) {
+    }
+
+    /** One file's output lines ({@code path:N: text}, context and {@code --} separators) and how many matched. */
+    record FileHits(int matches, List<String> lines) {
+    }
+
+    /**
+     * What a search found.
+     *
+     * @param files the hits of each file that had any, in file order, holding at most {@code maxHits} matches
+     * @param more whether more lines matched than were returned
+     * @param secrets files skipped because they hold secrets
+     * @param tooLarge files skipped because they are larger than {@value #MAX_FILE_BYTES} bytes
+     * @param cancelled whether the call was cancelled before the search finished
+     * @param included how many files the include glob let through (of those looked at)
+     */
+    record Outcome(List<FileHits> files, int matches, boolean more, int secrets, int tooLarge, boolean cancelled,
+            int included) {
+    }
+
+    private static final FileHits NONE = new FileHits(0, List.of());
+
+    private final Workspace workspace;
+    private final List<String> paths;
+    private final Predicate<String> include;
+    private final Query query;
+    private final BooleanSupplier cancelled;
+    private final Path root;
+
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger secrets = new AtomicInteger();
+    private final AtomicInteger tooLarge = new AtomicInteger();
+    private final AtomicInteger included = new AtomicInteger();
+    private final FileHits[] results;
+    private int frontier;
+    private long prefixMatches;
+    private volatile boolean enough;
+
+    private Search(Workspace workspace, List<String> paths, Predicate<String> include, Query query,
+            BooleanSupplier cancelled) {
+        this.workspace = workspace;
+        this.paths = paths;
+        this.include = include;
+        this.query = query;
+        this.cancelled = cancelled;
+        this.root = workspace.root();
+        this.results = new FileHits[paths.size()];
+    }
+
+    /**
+     * Searches the files, in parallel on every core.
+     *
+     * @param paths workspace-relative paths in the order the hits are to be reported
+     * @param include which of them to search
+     */
+    static Outcome run(Workspace workspace, List<String> paths, Predicate<String> include, Query query,
+            BooleanSupplier cancelled) {
+        Search search = new Search(workspace, paths, include, query, cancelled);
+        int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), paths.size()));
+        List<Thread> helpers = new ArrayList<>();
+        RuntimeException[] failure = new RuntimeException[1];
+        for (int t = 1; t < threads; t++) {
+            Thread helper = new Thread(() -> {
+                try {
+                    search.work();
+                } catch (RuntimeException e) {
+                    synchronized (failure) {
+                        failure[0] = e;
+                    }
+                    search.enough = true;
+                }
+            }, "quiver-grep-" + t);
+            helper.setDaemon(true);
+            helper.start();
+            helpers.add(helper);
+        }
+        try {
+            search.work();
+        } finally {
+            search.enough |= Thread.currentThread().isInterrupted();
+            for (Thread helper : helpers) {
+                joinQuietly(helper);
+            }
+        }
+        synchronized (failure) {
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+        }
+        return search.outcome();
+    }
+
+    private static void joinQuietly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Outcome outcome() {
+        List<FileHits> files = new ArrayList<>();
+        int shown = 0;
+        long total = 0;
+        boolean complete = true;
+        for (FileHits hits : results) {
+            if (hits == null) {
+                complete = false;
+                break;
+            }
+            total += hits.matches();
+            if (hits.matches() == 0 || shown >= query.maxHits()) {
+                continue;
+            }
+            if (shown + hits.matches() <= query.maxHits()) {
+                files.add(hits);
+                shown += hits.matches();
+            } else {
+                files.add(cut(hits, query.maxHits() - shown));
+                shown = query.maxHits();
+            }
+        }
+        boolean wasCancelled = !complete && !(total > query.maxHits());
+        return new Outcome(files, shown, total > query.maxHits(), secrets.get(), tooLarge.get(), wasCancelled,
+                included.get());
+    }
+
+    /** The first {@code keep} matches of a file's hits, with their context. */
+    private static FileHits cut(FileHits hits, int keep) {
+        List<String> lines = new ArrayList<>();
+        int matches = 0;
+        for (String line : hits.lines()) {
+            if (isMatchLine(line)) {
+                if (matches == keep) {
+                    break;
+                }
+                matches++;
+            }
+            lines.add(line);
+        }
+        while (!lines.isEmpty() && lines.get(lines.size() - 1).equals("--")) {
+            lines.remove(lines.size() - 1);
+        }
+        return new FileHits(matches, lines);
+    }
+
+    private static boolean isMatchLine(String formatted) {
+        return formatted.startsWith("\u0000");
+    }
+
+    // ------------------------------------------------------------------------------------- workers
+
+    private static final Set<StandardOpenOption> READ = Set.of(StandardOpenOption.READ);
+
+    /** Files up to this size are read into a worker's direct buffer and scanned there, without a copy. */
+    private static final int DIRECT_BYTES = 4 << 20;
+
+    /** One worker's reusable state. */
+    private final class Worker implements AutoCloseable {
+        final ByteBuffer direct = ByteBuffer.allocateDirect(DIRECT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] buffer = new byte[1 << 20];
+        final Matcher matcher = query.regex().matcher("");
+        /** The folder of the last file, held open so that its files are opened relative to it (openat). */
+        private String folder;
+        private SecureDirectoryStream<Path> folderStream;
+
+        /** Opens a file of the workspace for reading, relative to its folder where the platform allows. */
+        SeekableByteChannel open(String relative) throws IOException {
+            int slash = relative.lastIndexOf('/');
+            String dir = slash < 0 ? "" : relative.substring(0, slash);
+            if (!dir.equals(folder)) {
+                close();
+                folder = dir;
+                DirectoryStream<Path> stream = Files.newDirectoryStream(dir.isEmpty() ? root : root.resolve(dir));
+                if (stream instanceof SecureDirectoryStream<Path> secure) {
+                    folderStream = secure;
+                } else {
+                    stream.close();
+                }
+            }
+            if (folderStream != null) {
+                return folderStream.newByteChannel(Path.of(relative.substring(slash + 1)), READ);
+            }
+            return FileChannel.open(root.resolve(relative), StandardOpenOption.READ);
+        }
+
+        @Override
+        public void close() {
+            if (folderStream != null) {
+                try {
+                    folderStream.close();
+                } catch (IOException ignored) {
+                    // a directory handle that will not close leaks nothing the next open needs
+                }
+                folderStream = null;
+            }
+            folder = null;
+        }
+    }
+
+    private void work() {
+        try (Worker worker = new Worker()) {
+            while (!enough && !cancelled.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+                int index = next.getAndIncrement();
+                if (index >= paths.size()) {
+                    return;
+                }
+                FileHits hits;
+                try {
+                    hits = searchFile(worker, paths.get(index));
+                } catch (IOException unreadable) {
+                    hits = NONE; // vanished or unreadable since it was listed: skipped, as rg skips it
+                }
+                complete(index, hits);
+            }
+        }
+    }
+
+    private synchronized void complete(int index, FileHits hits) {
+        results[index] = hits;
+        while (frontier < results.length && results[frontier] != null) {
+            prefixMatches += results[frontier].matches();
+            frontier++;
+        }
+        if (prefixMatches > query.maxHits()) {
+            enough = true;
+        }
+    }
+
+    private FileHits searchFile(Worker worker, String relative) throws IOException {
+        if (!include.test(relative)) {
+            return NONE;
+        }
+        included.incrementAndGet();
+        if (workspace.isSecret(Path.of(relative))) {
+            secrets.incrementAndGet();
+            return NONE;
+        }
+        int length = read(worker, relative);
+        if (length == TOO_LARGE) {
+            tooLarge.incrementAndGet();
+            return NONE;
+        }
+        List<Needle> needles = query.needles();
+        if (length >= 0) {
+            // the whole file is in the direct buffer: most files are rejected right there
+            if (Needle.hasNul(worker.direct, length, BINARY_PROBE) || !needles.isEmpty() && !occurs(needles, worker)) {
+                return NONE;
+            }
+            if (worker.buffer.length < length) {
+                worker.buffer = new byte[Math.max(length, worker.buffer.length * 2)];
+            }
+            worker.direct.get(0, worker.buffer, 0, length);
+        } else {
+            length = -length - 1; // a large file, read onto the heap
+            if (Needle.hasNul(worker.buffer, length, BINARY_PROBE)
+                    || !needles.isEmpty() && first(needles, worker.buffer, 0, length) < 0) {
+                return NONE;
+            }
+        }
+        byte[] bytes = worker.buffer;
+        Charset charset = charset(bytes, length);
+        if (!needles.isEmpty() && query.before() == 0 && query.after() == 0) {
+            return byOccurrence(worker, relative, bytes, length, charset);
+        }
+        return byLine(worker, relative, new String(bytes, 0, length, charset));
+    }
+
+    private static final int TOO_LARGE = Integer.MIN_VALUE;
+
+    /**
+     * Reads a whole file: a file that fits stays in the worker's direct buffer and its length is returned;
+     * a larger one goes to the heap buffer and {@code -length - 1} is returned; {@link #TOO_LARGE} when it
+     * is larger than {@value #MAX_FILE_BYTES} bytes.
+     */
+    private static int read(Worker worker, String file) throws IOException {
+        try (SeekableByteChannel channel = worker.open(file)) {
+            ByteBuffer direct = worker.direct;
+            direct.clear();
+            while (direct.hasRemaining()) {
+                int read = channel.read(direct);
+                if (read < 0 || read > 0 && direct.hasRemaining()) {
+                    // a short read of a regular file is its end: no second system call to be told so
+                    return direct.position();
+                }
+            }
+            // the direct buffer is full: the file may be larger, so it continues on the heap
+            int length = direct.position();
+            if (worker.buffer.length < length * 2) {
+                worker.buffer = new byte[length * 2];
+            }
+            direct.get(0, worker.buffer, 0, length);
+            while (true) {
+                direct.clear();
+                int read = channel.read(direct);
+                if (read < 0) {
+                    return -length - 1;
+                }
+                if ((long) length + read > MAX_FILE_BYTES) {
+                    return TOO_LARGE;
+                }
+                if (length + read > worker.buffer.length) {
+                    worker.buffer = Arrays.copyOf(worker.buffer, Math.max(length + read, worker.buffer.length * 2));
+                }
+                direct.flip();
+                direct.get(worker.buffer, length, read);
+                length += read;
+            }
+        }
+    }
+
+    private static boolean occurs(List<Needle> needles, Worker worker) {
+        int length = worker.direct.position();
+        for (Needle needle : needles) {
+            if (needle.occursIn(worker.direct, length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int first(List<Needle> needles, byte[] bytes, int from, int to) {
+        int first = -1;
+        for (Needle needle : needles) {
+            int at = needle.find(bytes, from, first < 0 ? to : Math.min(to, first + needle.length()));
+            if (at >= 0 && (first < 0 || at < first)) {
+                first = at;
+            }
+        }
+        return first;
+    }
+
+    private static Charset charset(byte[] bytes, int length) {
+        if (Needle.isAscii(bytes, 0, length)) {
+            return StandardCharsets.UTF_8;
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes, 0, length));
+            return StandardCharsets.UTF_8;
+        } catch (CharacterCodingException notUtf8) {
+            return StandardCharsets.ISO_8859_1;
+        }
+    }
+
+    /** Visits only the lines that hold a needle; every other line is never decoded. */
+    private FileHits byOccurrence(Worker worker, String relative, byte[] bytes, int length, Charset charset) {
+        List<String> lines = new ArrayList<>();
+        int matches = 0;
+        int position = 0; // always the start of a line
+        int counted = 0; // the start of the line numbered lineNumber
+        int lineNumber = 1;
+        while (position < length) {
+            int at = first(query.needles(), bytes, position, length);
+            if (at < 0) {
+                break;
+            }
+            int start = at;
+            while (start > position && bytes[start - 1] != '\n' && bytes[start - 1] != '\r') {
+                start--;
+            }
+            int end = at;
+            while (end < length && bytes[end] != '\n' && bytes[end] != '\r') {
+                end++;
+            }
+            lineNumber += Needle.lineEnds(bytes, counted, start, length);
+            counted = start;
+            String line = new String(bytes, start, end - start, charset);
+            if (worker.matcher.reset(line).find()) {
+                lines.add(matchLine(relative, lineNumber, line));
+                matches++;
+                if (matches > query.maxHits()) {
+                    break;
+                }
+            }
+            position = end < length && bytes[end] == '\r' && end + 1 < length && bytes[end + 1] == '\n' ? end + 2 : end + 1;
+        }
+        return matches == 0 ? NONE : new FileHits(matches, lines);
+    }
+
+    /** Every line of a file that had a candidate (or of every file when no literal is known), with context. */
+    private FileHits byLine(Worker worker, String relative, String text) {
+        List<String> all = Text.lines(text);
+        List<Integer> hits = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (worker.matcher.reset(all.get(i)).find()) {
+                hits.add(i);
+                if (hits.size() > query.maxHits()) {
+                    break;
+                }
+            }
+        }
+        if (hits.isEmpty()) {
+            return NONE;
+        }
+        List<String> lines = new ArrayList<>();
+        int printedUpTo = -1; // the last line index already printed
+        for (int hit : hits) {
+            int from = Math.max(0, hit - query.before());
+            if (printedUpTo >= 0 && from > printedUpTo + 1 && (query.before() > 0 || query.after() > 0)) {
+                lines.add("--");
+            }
+            for (int i = Math.max(from, printedUpTo + 1); i < hit; i++) {
+                lines.add(contextLine(relative, i + 1, all.get(i)));
+            }
+            if (hit > printedUpTo) {
+                lines.add(matchLine(relative, hit + 1, all.get(hit)));
+            } else {
+                // already printed as context after an earlier hit: print it again as a match
+                int at = lines.size() - (printedUpTo - hit) - 1;
+                lines.set(at, matchLine(relative, hit + 1, all.get(hit)));
+            }
+            int to = Math.min(all.size() - 1, hit + query.after());
+            for (int i = Math.max(hit + 1, printedUpTo + 1); i <= to; i++) {
+                lines.add(contextLine(relative, i + 1, all.get(i)));
+            }
+            printedUpTo = Math.max(printedUpTo, to);
+        }
+        return new FileHits(hits.size(), lines);
+    }
+
+    /** A match line, marked with a leading NUL until it is printed so that it can be told from context. */
+    private static String matchLine(String relative, int number, String line) {
+        return "\u0000" + relative + ":" + number + ": " + cut(line);
+    }
+
+    private static String contextLine(String relative, int number, String line) {
+        return relative + "-" + number + "- " + cut(line);
+    }
+
+    static String cut(String line) {
+        if (line.length() <= MAX_LINE_CHARS) {
+            return line;
+        }
+        int end = Character.isHighSurrogate(line.charAt(MAX_LINE_CHARS - 1)) ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS;
+        return line.substring(0, end) + "...";
+    }
+
+    /** A printed line: match lines lose their marker. */
+    static String printed(String line) {
+        return isMatchLine(line) ? line.substring(1) : line;
+    }
+}

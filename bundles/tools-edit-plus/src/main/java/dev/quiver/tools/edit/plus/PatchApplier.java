@@ -1,0 +1,439 @@
+package dev.quiver.tools.edit.plus;
+
+import dev.quiver.api.Text;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiPredicate;
+
+/**
+ * Applies a {@link Patch} atomically. Every operation is validated and applied in memory first, against
+ * the files as the earlier operations of the same patch left them; only when all of them succeed is
+ * anything written. A failure while writing restores every file already written or deleted, byte for
+ * byte and with its permissions.
+ */
+final class PatchApplier {
+
+    /** Context matching, strictest first: exact, then ignoring trailing whitespace, then surrounding whitespace. */
+    private static final List<BiPredicate<String, String>> LEVELS = List.of(
+            String::equals,
+            (a, b) -> a.stripTrailing().equals(b.stripTrailing()),
+            (a, b) -> a.strip().equals(b.strip()));
+
+    /** A line of a file with its own terminator ({@code "\n"}, {@code "\r\n"}, {@code "\r"} or none at the end). */
+    record FileLine(String text, String end) {
+    }
+
+    /** A file as the patch has left it so far; null content means deleted. */
+    private static final class State {
+        final boolean existedOnDisk;
+        final byte[] original; // the bytes on disk before the patch, for rollback
+        final Set<PosixFilePermission> permissions;
+        List<FileLine> lines;
+        Charset charset;
+        boolean changed;
+        Set<PosixFilePermission> newPermissions;
+
+        State(boolean existedOnDisk, byte[] original, Set<PosixFilePermission> permissions) {
+            this.existedOnDisk = existedOnDisk;
+            this.original = original;
+            this.permissions = permissions;
+        }
+
+        boolean exists() {
+            return lines != null;
+        }
+    }
+
+    /** What the summary says about each operation. */
+    record Done(char code, String path, String detail) {
+    }
+
+    private final Workspace workspace;
+    private final Map<Path, State> states = new LinkedHashMap<>();
+    private final List<Done> done = new ArrayList<>();
+
+    PatchApplier(Workspace workspace) {
+        this.workspace = workspace;
+    }
+
+    /** Validates and applies the whole patch; returns the summary lines. */
+    List<Done> apply(Patch patch) throws ToolException {
+        for (Patch.Operation operation : patch.operations()) {
+            try {
+                switch (operation.kind()) {
+                    case ADD -> add(operation);
+                    case DELETE -> delete(operation);
+                    case UPDATE -> update(operation);
+                    default -> throw new IllegalStateException();
+                }
+            } catch (ToolException failed) {
+                throw new ToolException("apply_patch failed on " + operation.describe() + " (patch line "
+                        + operation.patchLine() + "): " + failed.getMessage() + "\nNo file was changed.");
+            }
+        }
+        commit();
+        return done;
+    }
+
+    // ----------------------------------------------------------------------------------- validation
+
+    private Path resolve(String path) throws ToolException {
+        if (path.startsWith("/") || path.startsWith("~") || path.matches("^[A-Za-z]:[\\\\/].*")) {
+            throw new ToolException("'" + path + "' is not a relative path. Patch paths are relative to the "
+                    + "workspace root, such as src/App.java.");
+        }
+        Path resolved = workspace.resolve(path);
+        if (resolved.equals(workspace.root())) {
+            throw new ToolException("'" + path + "' names the workspace root, not a file.");
+        }
+        return resolved;
+    }
+
+    /** The file's state as the patch has left it so far, read from disk the first time. */
+    private State state(Path file) throws ToolException {
+        State state = states.get(file);
+        if (state != null) {
+            return state;
+        }
+        if (Files.isDirectory(file)) {
+            throw new ToolException(workspace.relativize(file) + " is a directory, not a file.");
+        }
+        boolean exists = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
+        byte[] original = null;
+        Set<PosixFilePermission> permissions = null;
+        if (exists) {
+            try {
+                original = Files.readAllBytes(file);
+                PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class);
+                permissions = view == null ? null : view.readAttributes().permissions();
+            } catch (IOException e) {
+                throw new ToolException("Cannot read " + workspace.relativize(file) + ": " + Entries.reason(workspace, e), e);
+            }
+        }
+        state = new State(exists, original, permissions);
+        states.put(file, state);
+        return state;
+    }
+
+    /** The current lines of an existing file, reading and checking it the first time it is touched. */
+    private List<FileLine> linesOf(Path file, State state) throws ToolException {
+        if (state.lines == null && state.existedOnDisk && !state.changed) {
+            workspace.reads().requireFresh(file);
+            Workspace.TextFile text = workspace.readText(file);
+            state.lines = split(text.text());
+            state.charset = text.charset();
+        }
+        return state.lines;
+    }
+
+    private void add(Patch.Operation operation) throws ToolException {
+        Path file = resolve(operation.path());
+        State state = state(file);
+        if (state.existedOnDisk && !state.changed || state.exists()) {
+            throw new ToolException(workspace.relativize(file) + " already exists. Use '*** Update File' to change it, "
+                    + "or delete it first in the same patch.");
+        }
+        List<FileLine> lines = new ArrayList<>();
+        for (String line : operation.added()) {
+            lines.add(new FileLine(line, "\n"));
+        }
+        state.lines = lines;
+        state.charset = StandardCharsets.UTF_8;
+        state.changed = true;
+        done.add(new Done('A', workspace.relativize(file), Entries.count(lines.size(), "line", "lines")));
+    }
+
+    private void delete(Patch.Operation operation) throws ToolException {
+        Path file = resolve(operation.path());
+        State state = state(file);
+        boolean exists = state.changed ? state.exists() : state.existedOnDisk;
+        if (!exists) {
+            throw new ToolException("No such file: " + workspace.relativize(file));
+        }
+        state.lines = null;
+        state.changed = true;
+        done.add(new Done('D', workspace.relativize(file), ""));
+    }
+
+    private void update(Patch.Operation operation) throws ToolException {
+        Path file = resolve(operation.path());
+        String name = workspace.relativize(file);
+        State state = state(file);
+        boolean exists = state.changed ? state.exists() : state.existedOnDisk;
+        if (!exists) {
+            throw new ToolException("No such file: " + name + ". To create it, use '*** Add File'.");
+        }
+        List<FileLine> lines = new ArrayList<>(linesOf(file, state));
+        String ending = dominantEnding(lines);
+        int position = 0;
+        for (Patch.Hunk hunk : operation.hunks()) {
+            position = applyHunk(lines, hunk, ending, name, position);
+        }
+        String detail = Entries.count(operation.hunks().size(), "hunk", "hunks");
+        if (operation.moveTo() == null) {
+            state.lines = lines;
+            state.changed = true;
+            done.add(new Done('M', name, detail));
+            return;
+        }
+        Path target = resolve(operation.moveTo());
+        if (!target.equals(file)) {
+            State moved = state(target);
+            boolean occupied = moved.changed ? moved.exists() : moved.existedOnDisk;
+            if (occupied) {
+                throw new ToolException("the move target " + workspace.relativize(target) + " already exists. Choose "
+                        + "another name, or delete it first in the same patch.");
+            }
+            Entries.refuseExposingSecrets(workspace, file, target, "moving");
+            moved.lines = lines;
+            moved.charset = state.charset;
+            moved.changed = true;
+            moved.newPermissions = state.permissions;
+            state.lines = null;
+            state.changed = true;
+        } else {
+            state.lines = lines;
+            state.changed = true;
+        }
+        done.add(new Done('R', name + " -> " + workspace.relativize(target), detail));
+    }
+
+    // -------------------------------------------------------------------------------------- hunks
+
+    /**
+     * Applies one hunk, searching from where the previous hunk of the file ended (and from the top when it is
+     * not found there, for hunks given out of order); returns where this one ended.
+     */
+    private int applyHunk(List<FileLine> lines, Patch.Hunk hunk, String ending, String name, int start)
+            throws ToolException {
+        int cursor = start;
+        if (!hunk.headers().isEmpty() && seek(lines, List.of(hunk.headers().get(0)), cursor, false) < 0) {
+            cursor = 0;
+        }
+        for (String header : hunk.headers()) {
+            int found = seek(lines, List.of(header), cursor, false);
+            if (found < 0) {
+                throw new ToolException(hunk.describe() + ": the @@ line '" + header + "' is not in " + name
+                        + (cursor > 0 ? " after line " + cursor : "") + ". "
+                        + Text.closestRegion(join(lines), header));
+            }
+            cursor = found + 1;
+        }
+        List<String> old = hunk.oldLines();
+        int at;
+        if (old.isEmpty()) {
+            // only additions: after the @@ lines, or at the end of the file
+            at = hunk.headers().isEmpty() || hunk.endOfFile() ? lines.size() : cursor;
+        } else {
+            at = seek(lines, old, cursor, hunk.endOfFile());
+            if (at < 0 && hunk.headers().isEmpty() && cursor > 0) {
+                cursor = 0;
+                at = seek(lines, old, cursor, hunk.endOfFile());
+            }
+            if (at < 0 && old.size() > 1 && old.get(old.size() - 1).isEmpty()) {
+                // a trailing empty context line often stands for the file's final newline
+                old = old.subList(0, old.size() - 1);
+                at = seek(lines, old, cursor, hunk.endOfFile());
+            }
+            if (at < 0) {
+                throw new ToolException(hunk.describe() + ": its context and removed lines are not in " + name
+                        + (hunk.endOfFile() ? " at the end of the file" : "")
+                        + (cursor > 0 ? " after line " + cursor : "") + ". Expected:\n"
+                        + String.join("\n", old) + "\n" + Text.closestRegion(join(lines), String.join("\n", old)));
+            }
+        }
+        List<FileLine> replacement = new ArrayList<>();
+        int original = at;
+        int matched = old.size();
+        int consumed = 0;
+        for (Patch.Line line : hunk.lines()) {
+            if (line.kind() == '+') {
+                replacement.add(new FileLine(line.text(), ending));
+            } else if (consumed < matched) {
+                if (line.kind() == ' ') {
+                    replacement.add(lines.get(original + consumed)); // the file's own text, not the patch's
+                }
+                consumed++;
+            }
+        }
+        boolean replacesLast = at + matched == lines.size();
+        boolean lastWasOpen = !lines.isEmpty() && lines.get(lines.size() - 1).end().isEmpty();
+        List<FileLine> tail = new ArrayList<>(lines.subList(at + matched, lines.size()));
+        lines.subList(at, lines.size()).clear();
+        lines.addAll(replacement);
+        lines.addAll(tail);
+        // every line but the last ends in a terminator; a file that had no final newline keeps having none
+        for (int i = 0; i < lines.size() - 1; i++) {
+            FileLine line = lines.get(i);
+            if (line.end().isEmpty()) {
+                lines.set(i, new FileLine(line.text(), ending));
+            }
+        }
+        if (lastWasOpen && replacesLast && !replacement.isEmpty()) {
+            FileLine last = lines.get(lines.size() - 1);
+            lines.set(lines.size() - 1, new FileLine(last.text(), ""));
+        }
+        return at + replacement.size();
+    }
+
+    /** The first index at or after {@code from} where {@code wanted} matches, at the strictest level that finds one. */
+    static int seek(List<FileLine> lines, List<String> wanted, int from, boolean endOfFile) {
+        int last = lines.size() - wanted.size();
+        if (last < from) {
+            return -1;
+        }
+        for (BiPredicate<String, String> level : LEVELS) {
+            if (endOfFile) {
+                if (matchesAt(lines, wanted, last, level)) {
+                    return last;
+                }
+                continue;
+            }
+            for (int i = from; i <= last; i++) {
+                if (matchesAt(lines, wanted, i, level)) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static boolean matchesAt(List<FileLine> lines, List<String> wanted, int at, BiPredicate<String, String> level) {
+        for (int k = 0; k < wanted.size(); k++) {
+            if (!level.test(lines.get(at + k).text(), wanted.get(k))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static List<FileLine> split(String text) {
+        List<FileLine> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                lines.add(new FileLine(text.substring(start, i), "\n"));
+                start = i + 1;
+            } else if (c == '\r') {
+                boolean crlf = i + 1 < text.length() && text.charAt(i + 1) == '\n';
+                lines.add(new FileLine(text.substring(start, i), crlf ? "\r\n" : "\r"));
+                if (crlf) {
+                    i++;
+                }
+                start = i + 1;
+            }
+        }
+        if (start < text.length()) {
+            lines.add(new FileLine(text.substring(start), ""));
+        }
+        return lines;
+    }
+
+    /** The ending new lines get: the file's first line ending, {@code \n} for a file without any. */
+    private static String dominantEnding(List<FileLine> lines) {
+        for (FileLine line : lines) {
+            if (!line.end().isEmpty()) {
+                return line.end();
+            }
+        }
+        return "\n";
+    }
+
+    private static String join(List<FileLine> lines) {
+        StringBuilder out = new StringBuilder();
+        for (FileLine line : lines) {
+            out.append(line.text()).append(line.end());
+        }
+        return out.toString();
+    }
+
+    // ------------------------------------------------------------------------------------- commit
+
+    /** One change on disk that has been made, and how to take it back. */
+    private record Undo(Path file, State state) {
+    }
+
+    private void commit() throws ToolException {
+        // encode everything first: a character a file's charset cannot hold fails before any write
+        Map<Path, byte[]> writes = new LinkedHashMap<>();
+        List<Path> deletes = new ArrayList<>();
+        for (Map.Entry<Path, State> entry : states.entrySet()) {
+            State state = entry.getValue();
+            if (!state.changed) {
+                continue;
+            }
+            if (state.exists()) {
+                String name = workspace.relativize(entry.getKey());
+                try {
+                    writes.put(entry.getKey(), Text.encode(join(state.lines), state.charset, name));
+                } catch (ToolException e) {
+                    throw new ToolException("apply_patch failed: " + e.getMessage() + "\nNo file was changed.");
+                }
+            } else if (state.existedOnDisk) {
+                deletes.add(entry.getKey());
+            }
+        }
+        List<Undo> undo = new ArrayList<>();
+        Path current = null;
+        try {
+            for (Map.Entry<Path, byte[]> write : writes.entrySet()) {
+                current = write.getKey();
+                State state = states.get(current);
+                undo.add(new Undo(current, state));
+                workspace.write(current, write.getValue());
+                if (!state.existedOnDisk && state.newPermissions != null) {
+                    Files.setPosixFilePermissions(current, state.newPermissions);
+                }
+            }
+            for (Path file : deletes) {
+                current = file;
+                undo.add(new Undo(file, states.get(file)));
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            String failure = "apply_patch failed while writing " + workspace.relativize(current) + ": "
+                    + Entries.reason(workspace, e);
+            List<String> notRestored = rollback(undo);
+            throw new ToolException(failure + (notRestored.isEmpty() ? "\nEvery file was restored as it was."
+                    : "\nThese could not be restored: " + String.join(", ", notRestored)), e);
+        }
+        for (Path file : writes.keySet()) {
+            workspace.reads().wrote(file);
+        }
+    }
+
+    /** Puts back every file in {@code undo}, last change first; returns the ones that could not be. */
+    private List<String> rollback(List<Undo> undo) {
+        List<String> failed = new ArrayList<>();
+        for (int i = undo.size() - 1; i >= 0; i--) {
+            Undo step = undo.get(i);
+            try {
+                if (step.state().existedOnDisk) {
+                    workspace.write(step.file(), step.state().original);
+                    if (step.state().permissions != null) {
+                        Files.setPosixFilePermissions(step.file(), step.state().permissions);
+                    }
+                } else {
+                    Files.deleteIfExists(step.file());
+                }
+            } catch (IOException e) {
+                failed.add(workspace.relativize(step.file()) + " (" + Entries.reason(workspace, e) + ")");
+            }
+        }
+        return failed;
+    }
+}

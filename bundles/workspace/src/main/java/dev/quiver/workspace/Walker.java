@@ -1,0 +1,411 @@
+package dev.quiver.workspace;
+
+import dev.quiver.api.Workspace.Entry;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveTask;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Reads directories for the workspace's walks, applying the ignore rules along the way.
+ *
+ * <p>{@link #walk} reads every directory afresh, so sizes and kinds are those of this moment.
+ * {@link #files} is made for searching large trees many times in one session: directories are read
+ * in parallel, and a directory's listing is kept and reused while the directory's change time,
+ * modification time and identity stay the same. Creating, deleting or renaming an entry changes all of
+ * them; a listing taken within {@value #RACY_MILLIS} ms of the directory's last change is never reused,
+ * so a change within the file system's timestamp granularity cannot hide (the "racily clean" rule of
+ * git's index). Ignore files are checked on every call, since editing one changes no directory.
+ */
+final class Walker {
+
+    /** A listing read this soon after the directory changed may miss a change with the same timestamp. */
+    static final long RACY_MILLIS = 2000;
+    /** The listing cache is dropped past this many directories or entries rather than grown without bound. */
+    private static final int MAX_CACHED_DIRECTORIES = 200_000;
+    private static final long MAX_CACHED_ENTRIES = 2_000_000;
+
+    private static final byte FILE = 0;
+    private static final byte DIRECTORY = 1;
+    private static final byte LINK = 2;
+    private static final byte OTHER = 3;
+
+    private static final boolean UNIX_VIEW = FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
+
+    /** Orders names by code point, which is the byte order of their UTF-8 form (as git and ripgrep sort). */
+    static final Comparator<String> NAME_ORDER = Walker::compareNames;
+
+    private final Path root;
+    private final IgnoreRules ignoreRules;
+    /** The root's path below the ignore rules' base (the repository top), with a trailing slash; often empty. */
+    private final String rootPrefix;
+    private final Map<Path, Listing> listings = new ConcurrentHashMap<>();
+    /** How many directories {@link #files} read from disk rather than reused; for tests. */
+    final AtomicLong directoriesRead = new AtomicLong();
+    private final AtomicLong cachedEntries = new AtomicLong();
+
+    Walker(Path root, IgnoreRules ignoreRules) {
+        this.root = root;
+        this.ignoreRules = ignoreRules;
+        String prefix = IgnoreRules.slashes(ignoreRules.base().relativize(root));
+        this.rootPrefix = prefix.isEmpty() ? "" : prefix + "/";
+    }
+
+    /**
+     * One directory's entries as read from disk, sorted by name.
+     *
+     * @param stamp what the directory looked like when read (null when unknown: never reused)
+     * @param reusable whether the listing may be reused while the stamp holds
+     */
+    private record Listing(String[] names, byte[] kinds, long[] sizes, Object stamp, boolean reusable) {
+
+        boolean has(String name) {
+            return Arrays.binarySearch(names, name, NAME_ORDER) >= 0;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ walk
+
+    void walk(Path start, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException {
+        if (!Files.isDirectory(start)) {
+            throw new NoSuchFileException(start.toString(), null, "not a directory");
+        }
+        ignoreRules.refresh();
+        IgnoreRules.Chain chain = includeIgnored ? null : ignoreRules.chainAbove(start);
+        walk(start, relative(start), 1, includeIgnored, chain, maxDepth, visitor);
+    }
+
+    /** Returns false when the visitor asked to stop. */
+    private boolean walk(Path dir, String dirRelative, int depth, boolean includeIgnored, IgnoreRules.Chain chain,
+            int maxDepth, Predicate<Entry> visitor) {
+        Listing listing;
+        try {
+            listing = read(dir, null);
+        } catch (IOException unreadable) {
+            // an unreadable folder is skipped, as git and ripgrep skip it
+            return true;
+        }
+        IgnoreRules.Chain childChain = includeIgnored ? null : extend(chain, dir, dirRelative, listing);
+        String[] names = listing.names();
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
+            if (name.equals(".git")) {
+                continue;
+            }
+            Path child = dir.resolve(name);
+            Entry.Kind kind;
+            long size = 0;
+            switch (listing.kinds()[i]) {
+                case FILE -> {
+                    kind = Entry.Kind.FILE;
+                    size = listing.sizes()[i];
+                }
+                case DIRECTORY -> kind = Entry.Kind.DIRECTORY;
+                case LINK -> {
+                    kind = linkKind(child);
+                    if (kind == Entry.Kind.FILE) {
+                        size = sizeOf(child);
+                    }
+                }
+                default -> kind = Entry.Kind.OTHER;
+            }
+            String relative = dirRelative.isEmpty() ? name : dirRelative + "/" + name;
+            // a linked directory is a directory to ignore rules (so "dir/" rules apply) but is not descended
+            boolean directory = kind == Entry.Kind.DIRECTORY || kind == Entry.Kind.LINKED_DIRECTORY;
+            if (childChain != null && ignoreRules.ignored(childChain, rootPrefix + relative, directory)) {
+                continue;
+            }
+            if (!visitor.test(new Entry(child, relative, kind, size, depth))) {
+                return false;
+            }
+            if (kind == Entry.Kind.DIRECTORY && depth < maxDepth
+                    && !walk(child, relative, depth + 1, includeIgnored, childChain, maxDepth, visitor)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ----------------------------------------------------------------------------------------- files
+
+    List<String> files(Path start, boolean includeIgnored) throws IOException {
+        if (!Files.isDirectory(start)) {
+            throw new NoSuchFileException(start.toString(), null, "not a directory");
+        }
+        if (listings.size() > MAX_CACHED_DIRECTORIES || cachedEntries.get() > MAX_CACHED_ENTRIES) {
+            listings.clear();
+            cachedEntries.set(0);
+        }
+        ignoreRules.refresh();
+        IgnoreRules.Chain chain = includeIgnored ? null : ignoreRules.chainAbove(start);
+        ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        try {
+            return pool.invoke(new Root(new Directory(start, relative(start), includeIgnored, chain)));
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw e;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Lists the start directory and flattens the whole tree's result in walk order. */
+    private static final class Root extends RecursiveTask<List<String>> {
+
+        private static final long serialVersionUID = 1L;
+        private final transient Directory start;
+
+        Root(Directory start) {
+            this.start = start;
+        }
+
+        @Override
+        protected List<String> compute() {
+            List<String> out = new ArrayList<>();
+            flatten(start.compute(), out);
+            return out;
+        }
+
+        private static void flatten(List<Object> items, List<String> out) {
+            for (Object item : items) {
+                if (item instanceof String file) {
+                    out.add(file);
+                } else {
+                    flatten(((Directory) item).join(), out);
+                }
+            }
+        }
+    }
+
+    /** One directory of {@link #files}: its files as strings, its subdirectories as forked tasks, in order. */
+    private final class Directory extends RecursiveTask<List<Object>> {
+
+        private static final long serialVersionUID = 1L;
+        private final transient Path dir;
+        private final String relative;
+        private final boolean includeIgnored;
+        private final transient IgnoreRules.Chain chain;
+
+        Directory(Path dir, String relative, boolean includeIgnored, IgnoreRules.Chain chain) {
+            this.dir = dir;
+            this.relative = relative;
+            this.includeIgnored = includeIgnored;
+            this.chain = chain;
+        }
+
+        @Override
+        protected List<Object> compute() {
+            Listing listing;
+            try {
+                listing = cached(dir);
+            } catch (IOException unreadable) {
+                return List.of();
+            }
+            IgnoreRules.Chain childChain = includeIgnored ? null : extend(chain, dir, relative, listing);
+            String[] names = listing.names();
+            List<Object> items = new ArrayList<>(names.length);
+            for (int i = 0; i < names.length; i++) {
+                String name = names[i];
+                byte kind = listing.kinds()[i];
+                if (kind == OTHER || name.equals(".git")) {
+                    continue;
+                }
+                boolean directory;
+                if (kind == LINK) {
+                    // a link's target can change without its folder changing, so links are looked at every time
+                    Entry.Kind target = linkKind(dir.resolve(name));
+                    if (target == Entry.Kind.OTHER
+                            || target == Entry.Kind.FILE && !isSearchableTarget(dir.resolve(name))) {
+                        continue;
+                    }
+                    directory = target == Entry.Kind.LINKED_DIRECTORY;
+                } else {
+                    directory = kind == DIRECTORY;
+                }
+                String childRelative = relative.isEmpty() ? name : relative + "/" + name;
+                if (childChain != null && ignoreRules.ignored(childChain, rootPrefix + childRelative, directory)) {
+                    continue;
+                }
+                if (!directory) {
+                    items.add(childRelative);
+                } else if (kind == DIRECTORY) {
+                    Directory task = new Directory(dir.resolve(name), childRelative, includeIgnored, childChain);
+                    task.fork();
+                    items.add(task);
+                }
+            }
+            return items;
+        }
+    }
+
+    private Listing cached(Path dir) throws IOException {
+        Object stamp = stamp(dir);
+        Listing known = listings.get(dir);
+        if (known != null && known.reusable() && stamp.equals(known.stamp())) {
+            return known;
+        }
+        Listing fresh = read(dir, stamp);
+        directoriesRead.incrementAndGet();
+        Listing replaced = listings.put(dir, fresh);
+        cachedEntries.addAndGet(fresh.names().length - (replaced == null ? 0 : replaced.names().length));
+        return fresh;
+    }
+
+    // ------------------------------------------------------------------------------------- listings
+
+    private IgnoreRules.Chain extend(IgnoreRules.Chain chain, Path dir, String dirRelative, Listing listing) {
+        boolean quiverignore = listing.has(IgnoreRules.QUIVERIGNORE);
+        boolean gitignore = listing.has(IgnoreRules.GITIGNORE);
+        if (!quiverignore && !gitignore) {
+            return chain;
+        }
+        String dirPrefix = rootPrefix + (dirRelative.isEmpty() ? "" : dirRelative + "/");
+        return ignoreRules.extend(chain, dir, dirPrefix, quiverignore, gitignore);
+    }
+
+    /**
+     * Reads a directory: names sorted, kinds from the entries themselves (links not followed), sizes of
+     * regular files.
+     *
+     * @param stamp the directory's stamp taken before reading, or null for a listing that is not kept
+     */
+    private static Listing read(Path dir, Object stamp) throws IOException {
+        long listedAt = System.currentTimeMillis();
+        List<Path> children = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path child : stream) {
+                children.add(child);
+            }
+        }
+        String[] names = new String[children.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = children.get(i).getFileName().toString();
+        }
+        Arrays.sort(names, NAME_ORDER);
+        byte[] kinds = new byte[names.length];
+        long[] sizes = new long[names.length];
+        int kept = 0;
+        for (String name : names) {
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(dir.resolve(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException vanished) {
+                continue;
+            }
+            names[kept] = name;
+            if (attributes.isDirectory()) {
+                kinds[kept] = DIRECTORY;
+            } else if (attributes.isRegularFile()) {
+                kinds[kept] = FILE;
+                sizes[kept] = attributes.size();
+            } else if (attributes.isSymbolicLink()) {
+                kinds[kept] = LINK;
+            } else {
+                kinds[kept] = OTHER;
+            }
+            kept++;
+        }
+        if (kept < names.length) {
+            names = Arrays.copyOf(names, kept);
+            kinds = Arrays.copyOf(kinds, kept);
+            sizes = Arrays.copyOf(sizes, kept);
+        }
+        boolean reusable = stamp instanceof Stamp s && listedAt - s.changedMillis() > RACY_MILLIS;
+        return new Listing(names, kinds, sizes, stamp, reusable);
+    }
+
+    /** What a directory looked like: its change time, modification time and identity. */
+    private record Stamp(long changedMillis, FileTime changed, FileTime modified, Object key) {
+    }
+
+    private static Object stamp(Path dir) throws IOException {
+        if (UNIX_VIEW) {
+            Map<String, Object> attributes = Files.readAttributes(dir, "unix:ctime,lastModifiedTime,ino,dev",
+                    LinkOption.NOFOLLOW_LINKS);
+            FileTime changed = (FileTime) attributes.get("ctime");
+            FileTime modified = (FileTime) attributes.get("lastModifiedTime");
+            return new Stamp(Math.max(changed.toMillis(), modified.toMillis()), changed, modified,
+                    Objects.toString(attributes.get("dev")) + ":" + attributes.get("ino"));
+        }
+        BasicFileAttributes attributes = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        return new Stamp(attributes.lastModifiedTime().toMillis(), attributes.lastModifiedTime(),
+                attributes.lastModifiedTime(), attributes.fileKey());
+    }
+
+    private static Entry.Kind linkKind(Path link) {
+        try {
+            BasicFileAttributes target = Files.readAttributes(link, BasicFileAttributes.class);
+            if (target.isDirectory()) {
+                return Entry.Kind.LINKED_DIRECTORY;
+            }
+            return target.isRegularFile() ? Entry.Kind.FILE : Entry.Kind.OTHER;
+        } catch (IOException dangling) {
+            return Entry.Kind.OTHER;
+        }
+    }
+
+    /**
+     * Whether a searcher may read a linked file through its link: only when the target lies inside the
+     * workspace and does not hold secrets, so a link can smuggle neither an outside file nor a secret
+     * into a search.
+     */
+    private boolean isSearchableTarget(Path link) {
+        try {
+            Path real = link.toRealPath();
+            return real.startsWith(root) && !Secrets.isSecret(real);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private String relative(Path path) {
+        String text = IgnoreRules.slashes(root.relativize(path));
+        return text.equals(".") ? "" : text;
+    }
+
+    static int compareNames(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                if (x >= 0xD800 && y >= 0xD800) {
+                    // surrogates encode code points above U+FFFF, which sort after U+E000..U+FFFF
+                    return shifted(x) - shifted(y);
+                }
+                return x - y;
+            }
+        }
+        return a.length() - b.length();
+    }
+
+    private static int shifted(char c) {
+        return c >= 0xE000 ? c - 0x800 : c + 0x2000;
+    }
+}

@@ -1,0 +1,179 @@
+package dev.quiver.workspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.Workspace.Entry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code Workspace.files}: the same files as a walk, in the same order, and fresh after every change. */
+class WorkspaceFileListTest {
+
+    @TempDir
+    Path root;
+
+    private void write(String relative, String content) throws IOException {
+        Path file = root.resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+    }
+
+    private void files(String... relatives) throws IOException {
+        for (String relative : relatives) {
+            write(relative, relative + "\n");
+        }
+    }
+
+    private static List<String> walkedFiles(JailedWorkspace workspace, Path start, boolean includeIgnored)
+            throws IOException {
+        List<String> files = new ArrayList<>();
+        workspace.walk(start, includeIgnored, Integer.MAX_VALUE, entry -> {
+            if (entry.kind() == Entry.Kind.FILE) {
+                files.add(entry.relativePath());
+            }
+            return true;
+        });
+        return files;
+    }
+
+    /** Waits until listings read now count as settled, so the next call may reuse them. */
+    private static void letListingsSettle() throws InterruptedException {
+        Thread.sleep(Walker.RACY_MILLIS + 300);
+    }
+
+    @Test
+    void listsTheFilesOfAWalkInWalkOrder() throws IOException {
+        files("b/2.txt", "b/1.txt", "a.txt", "c.txt", "b/sub/x.txt", "B.txt", "b.txt");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        List<String> expected = List.of("B.txt", "a.txt", "b/1.txt", "b/2.txt", "b/sub/x.txt", "b.txt", "c.txt");
+        assertEquals(expected, workspace.files(workspace.root(), false));
+        assertEquals(expected, walkedFiles(workspace, workspace.root(), false));
+    }
+
+    @Test
+    void agreesWithGitAndTheWalkOnNestedIgnoreFilesNegationsAndAnchors() throws IOException, InterruptedException {
+        Git.run(root, "init", "-q");
+        write(".gitignore", "*.log\n!keep.log\nbuild/\n/root-only.txt\n**/cache/\ndocs/**/draft-*.md\n");
+        write("src/.gitignore", "!debug.log\nlocal/\n/anchored.txt\n");
+        write("src/main/.gitignore", "*.tmp\n");
+        files("README.md", "app.log", "keep.log", "src/debug.log", "root-only.txt", "src/root-only.txt",
+                "build/x.class", "src/build/y.class", "lib/build.txt", "cache/c", "src/cache/d", "docs/draft-1.md",
+                "docs/a/draft-2.md", "docs/a/final.md", "src/local/z.txt", "src/anchored.txt",
+                "src/main/anchored.txt", "src/main/t.tmp", "t.tmp", "src/main/java/App.java");
+        Git.run(root, "add", "README.md", "src/main/java/App.java");
+        String listed = Git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard");
+        Set<String> expected = Arrays.stream(listed.split("\0")).filter(s -> !s.isEmpty())
+                .collect(Collectors.toCollection(TreeSet::new));
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        List<String> files = workspace.files(workspace.root(), false);
+        assertEquals(expected, new TreeSet<>(files));
+        assertEquals(walkedFiles(workspace, workspace.root(), false), files);
+        assertEquals(walkedFiles(workspace, workspace.root(), true), workspace.files(workspace.root(), true));
+        Path src = workspace.root().resolve("src");
+        assertEquals(walkedFiles(workspace, src, false), workspace.files(src, false));
+        assertTrue(workspace.files(src, false).stream().allMatch(p -> p.startsWith("src/")));
+    }
+
+    @Test
+    void dotGitIsNeverListedAndLinksAreListedLikeTheWalkDoes() throws IOException, InterruptedException {
+        Git.run(root, "init", "-q");
+        files("real/inside.txt", "top.txt");
+        Files.createSymbolicLink(root.resolve("linked"), root.resolve("real"));
+        Files.createSymbolicLink(root.resolve("file-link.txt"), root.resolve("top.txt"));
+        Files.createSymbolicLink(root.resolve("dangling"), root.resolve("nowhere"));
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        assertEquals(List.of("file-link.txt", "real/inside.txt", "top.txt"), workspace.files(workspace.root(), true));
+    }
+
+    @Test
+    void linksLeadingOutsideOrToSecretsAreNotListed(@TempDir Path outside) throws IOException {
+        files("inside.txt", ".env");
+        Files.writeString(outside.resolve("passwd"), "root:x:0:0\n");
+        Files.createSymbolicLink(root.resolve("out-link.txt"), outside.resolve("passwd"));
+        Files.createSymbolicLink(root.resolve("notes.txt"), root.resolve(".env"));
+        Files.createSymbolicLink(root.resolve("in-link.txt"), root.resolve("inside.txt"));
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        assertEquals(List.of(".env", "in-link.txt", "inside.txt"), workspace.files(workspace.root(), false));
+    }
+
+    @Test
+    void settledListingsAreReusedAndChangedDirectoriesAreReadAgain() throws IOException, InterruptedException {
+        files("a/one.txt", "a/deep/two.txt", "b/three.txt", "c/four.txt");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        assertEquals(List.of("a/deep/two.txt", "a/one.txt", "b/three.txt", "c/four.txt"),
+                workspace.files(workspace.root(), false));
+        long afterFirst = workspace.walker.directoriesRead.get();
+        assertEquals(5, afterFirst, "root, a, a/deep, b and c were read");
+
+        workspace.files(workspace.root(), false);
+        assertEquals(afterFirst, workspace.walker.directoriesRead.get(), "nothing changed, nothing was read again");
+
+        files("a/deep/new.txt");
+        Files.delete(root.resolve("b/three.txt"));
+        Files.delete(root.resolve("b"));
+        assertEquals(List.of("a/deep/new.txt", "a/deep/two.txt", "a/one.txt", "c/four.txt"),
+                workspace.files(workspace.root(), false));
+        assertEquals(afterFirst + 2, workspace.walker.directoriesRead.get(), "only the root and a/deep changed");
+    }
+
+    @Test
+    void aFileReplacedByADirectoryOfTheSameNameIsSeenAtOnce() throws IOException, InterruptedException {
+        files("x", "keep.txt");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        assertEquals(List.of("keep.txt", "x"), workspace.files(workspace.root(), false));
+        Files.delete(root.resolve("x"));
+        files("x/inner.txt");
+        assertEquals(List.of("keep.txt", "x/inner.txt"), workspace.files(workspace.root(), false));
+    }
+
+    @Test
+    void aLinkWhoseTargetChangesKindIsFollowedAfresh() throws IOException, InterruptedException {
+        files("targets/t", "links/other.txt");
+        Files.createSymbolicLink(root.resolve("links/l"), root.resolve("targets/t"));
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        assertEquals(List.of("links/l", "links/other.txt", "targets/t"), workspace.files(workspace.root(), false));
+        Files.delete(root.resolve("targets/t"));
+        Files.createDirectories(root.resolve("targets/t"));
+        assertEquals(List.of("links/other.txt"), workspace.files(workspace.root(), false),
+                "the link now leads to a directory, which is not descended");
+    }
+
+    @Test
+    void anIgnoreFileEditedInPlaceAppliesAtTheNextCallEvenWithTheSameSize() throws IOException, InterruptedException {
+        files("app.log", "keep.txt");
+        write(".gitignore", "*.log\n");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        assertEquals(List.of(".gitignore", "keep.txt"), workspace.files(workspace.root(), false));
+        write(".gitignore", "*.txt\n");
+        assertEquals(List.of(".gitignore", "app.log"), workspace.files(workspace.root(), false));
+    }
+
+    @Test
+    void aMissingStartIsAnError() throws IOException {
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        assertThrows(NoSuchFileException.class, () -> workspace.files(workspace.root().resolve("nope"), false));
+    }
+
+    @Test
+    void namesSortByCodePointLikeTheirUtf8Bytes() {
+        List<String> names = new ArrayList<>(List.of("\uD83D\uDE00.txt", "\uFF21.txt", "a.txt", "B.txt", "\u00e9.txt"));
+        names.sort(Walker.NAME_ORDER);
+        assertEquals(List.of("B.txt", "a.txt", "\u00e9.txt", "\uFF21.txt", "\uD83D\uDE00.txt"), names);
+    }
+}
