@@ -1,0 +1,102 @@
+package dev.quiver.mcp.server;
+
+import dev.quiver.api.host.Approval;
+import dev.quiver.api.host.ApprovalRequest;
+import dev.quiver.api.host.TurnListener;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers the kernel's approval prompts by asking the MCP client's user: an
+ * {@code elicitation/create} request with a form of one choice ({@code once}, {@code always},
+ * {@code deny}) and an optional note, sent while the {@code tools/call} waits. Declining,
+ * cancelling, a timeout or a broken connection all deny.
+ */
+final class ElicitingApprovals implements TurnListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ElicitingApprovals.class);
+    static final String ONCE = "once";
+    static final String ALWAYS = "always";
+    static final String DENY = "deny";
+
+    private final McpAsyncServerExchange exchange;
+    private final boolean enabled;
+    private final Duration timeout;
+
+    ElicitingApprovals(McpAsyncServerExchange exchange, boolean enabled, Duration timeout) {
+        this.exchange = exchange;
+        this.enabled = enabled;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Approval approve(ApprovalRequest request) {
+        if (!enabled) {
+            return Approval.deny("");
+        }
+        McpSchema.ElicitResult answer;
+        try {
+            answer = exchange.createElicitation(new McpSchema.ElicitFormRequest(message(request), schema(request), null))
+                    .block(timeout);
+        } catch (RuntimeException e) {
+            LOG.warn("Asking the MCP client for approval failed; denying", e);
+            return Approval.deny("");
+        }
+        return decide(answer);
+    }
+
+    /** The answer as an approval: only an accepted form saying once or always runs the call. */
+    static Approval decide(McpSchema.ElicitResult answer) {
+        if (answer == null || answer.action() != McpSchema.ElicitResult.Action.ACCEPT || answer.content() == null) {
+            return Approval.deny("");
+        }
+        Object decision = answer.content().get("decision");
+        Object note = answer.content().get("instead");
+        String instead = note instanceof String s ? s.strip() : "";
+        if (ONCE.equals(decision)) {
+            return Approval.once();
+        }
+        if (ALWAYS.equals(decision)) {
+            return Approval.always();
+        }
+        return Approval.deny(instead);
+    }
+
+    static String message(ApprovalRequest request) {
+        StringBuilder text = new StringBuilder();
+        text.append("Quiver asks before running ").append(request.tool()).append(":\n\n").append(request.subject())
+                .append("\n\nWhy it asks: ").append(request.verdict().reason());
+        request.pattern().ifPresent(p -> text.append("\n\n\"always\" allows ").append(p)
+                .append(" for the rest of this session."));
+        return text.toString();
+    }
+
+    static Map<String, Object> schema(ApprovalRequest request) {
+        List<String> choices = request.pattern().isPresent() ? List.of(ONCE, ALWAYS, DENY) : List.of(ONCE, DENY);
+        List<String> names = request.pattern().isPresent()
+                ? List.of("Allow once", "Always allow " + request.pattern().get(), "Deny")
+                : List.of("Allow once", "Deny");
+        Map<String, Object> decision = new LinkedHashMap<>();
+        decision.put("type", "string");
+        decision.put("title", "Run this call?");
+        decision.put("enum", choices);
+        decision.put("enumNames", names);
+        Map<String, Object> instead = new LinkedHashMap<>();
+        instead.put("type", "string");
+        instead.put("title", "With deny: what to do instead (optional)");
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("decision", decision);
+        properties.put("instead", instead);
+        Map<String, Object> schema = new LinkedHashMap<>();
+        schema.put("type", "object");
+        schema.put("properties", properties);
+        schema.put("required", List.of("decision"));
+        return schema;
+    }
+}

@@ -1,0 +1,268 @@
+package dev.quiver.mcp.server;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.Kernel;
+import dev.quiver.api.host.Session;
+import dev.quiver.api.host.SessionOptions;
+import dev.quiver.api.host.ToolInfo;
+import dev.quiver.mcp.Json;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
+import io.modelcontextprotocol.server.McpNotificationHandler;
+import io.modelcontextprotocol.server.McpRequestHandler;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * What one MCP connection serves: {@code initialize} opens a Quiver session (interactive when the
+ * client can answer elicitations), {@code tools/list} is the session's live tool list and
+ * {@code tools/call} runs the whole permission chain. Calls of one connection run one at a time,
+ * in arrival order, as a {@link Session} requires. The transport-independent half of the server.
+ */
+final class ToolService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolService.class);
+    /** Protocol revisions this server speaks, oldest first. */
+    static final List<String> PROTOCOL_VERSIONS = List.of(ProtocolVersions.MCP_2024_11_05,
+            ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
+    /** Tool bundles often come and go in bursts (a feature installs several): one notice per burst. */
+    private static final long CHANGE_DEBOUNCE_MILLIS = 150;
+
+    private final Kernel kernel;
+    private final SessionOptions base;
+    private final PrintStream err;
+    private final String version;
+    private final Duration approvalTimeout;
+    private final Scheduler calls;
+    private final ReentrantLock callLock = new ReentrantLock(true);
+    private final ScheduledExecutorService debounce;
+    private volatile Consumer<String> notifier = method -> { };
+    private volatile Session session;
+    private volatile boolean interactive;
+    private AutoCloseable toolsWatch;
+    private ScheduledFuture<?> pendingChange;
+    private volatile boolean closed;
+
+    ToolService(Kernel kernel, SessionOptions base, PrintStream err, String version, Duration approvalTimeout,
+            Scheduler calls) {
+        this.kernel = kernel;
+        this.base = base;
+        this.err = err;
+        this.version = version;
+        this.approvalTimeout = approvalTimeout;
+        this.calls = calls;
+        this.debounce = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "quiver-mcp-tools-changed");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Where {@code notifications/...} go: the stdio stream, or the HTTP session's listening stream. */
+    void notifier(Consumer<String> sender) {
+        this.notifier = sender;
+    }
+
+    /** The session, once {@code initialize} opened it. */
+    Optional<Session> session() {
+        return Optional.ofNullable(session);
+    }
+
+    /** Handles {@code initialize}: opens the session and answers with the negotiated revision. */
+    synchronized Mono<McpSchema.InitializeResult> initialize(McpSchema.InitializeRequest request) {
+        if (closed) {
+            return Mono.error(error(ErrorCodes.INVALID_REQUEST, "This connection is closed."));
+        }
+        if (session != null) {
+            return Mono.error(error(ErrorCodes.INVALID_REQUEST, "The session is already initialized."));
+        }
+        if (request == null) {
+            return Mono.error(error(ErrorCodes.INVALID_PARAMS, "initialize needs params: protocolVersion, "
+                    + "capabilities, clientInfo."));
+        }
+        interactive = request.capabilities() != null && request.capabilities().elicitation() != null;
+        SessionOptions options = new SessionOptions(base.workspace(), base.config(), base.yolo(), interactive,
+                base.readOnly(), base.model(), base.baseUrl(), Optional.empty());
+        Session opened;
+        try {
+            opened = kernel.open(options);
+        } catch (HostException e) {
+            return Mono.error(error(ErrorCodes.INTERNAL_ERROR, e.getMessage()));
+        }
+        session = opened;
+        String client = request.clientInfo() == null ? "a client" : request.clientInfo().name();
+        err.println("quiver mcp · " + client + " connected · workspace " + opened.workspace() + " · session "
+                + opened.id() + (interactive ? " · approvals by elicitation" : base.yolo() ? " · --yolo"
+                        : " · no approvals (ask means deny)"));
+        for (String warning : opened.warnings()) {
+            err.println("warning: " + warning);
+        }
+        toolsWatch = opened.onToolsChanged(this::toolsChanged);
+        String protocol = PROTOCOL_VERSIONS.contains(request.protocolVersion()) ? request.protocolVersion()
+                : PROTOCOL_VERSIONS.get(PROTOCOL_VERSIONS.size() - 1);
+        McpSchema.ServerCapabilities capabilities = new McpSchema.ServerCapabilities(null, null, null, null, null,
+                new McpSchema.ServerCapabilities.ToolCapabilities(true));
+        String instructions = "Quiver's tools for the workspace " + opened.workspace() + ". Every call goes through "
+                + "Quiver's permission chain; a refused call comes back as an error result that says why.";
+        return Mono.just(new McpSchema.InitializeResult(protocol, capabilities,
+                new McpSchema.Implementation("quiver", "Quiver", version), instructions));
+    }
+
+    private synchronized void toolsChanged() {
+        if (closed) {
+            return;
+        }
+        if (pendingChange != null) {
+            pendingChange.cancel(false);
+        }
+        pendingChange = debounce.schedule(() -> {
+            try {
+                notifier.accept(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
+            } catch (RuntimeException e) {
+                LOG.debug("Could not send tools/list_changed", e);
+            }
+        }, CHANGE_DEBOUNCE_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** The request handlers besides {@code initialize}. */
+    Map<String, McpRequestHandler<?>> requestHandlers() {
+        Map<String, McpRequestHandler<?>> handlers = new HashMap<>();
+        McpRequestHandler<Object> ping = (exchange, params) -> Mono.just(Map.of());
+        McpRequestHandler<McpSchema.ListToolsResult> list = (exchange, params) -> Mono.fromCallable(this::listTools);
+        McpRequestHandler<CallToolResult> call = (exchange, params) -> Mono.fromCallable(() -> callTool(exchange, params))
+                .subscribeOn(calls);
+        handlers.put(McpSchema.METHOD_PING, ping);
+        handlers.put(McpSchema.METHOD_TOOLS_LIST, list);
+        handlers.put(McpSchema.METHOD_TOOLS_CALL, call);
+        return handlers;
+    }
+
+    /** The notification handlers: {@code initialized} (the SDK's session marks itself ready) and cancellations. */
+    Map<String, McpNotificationHandler> notificationHandlers() {
+        Map<String, McpNotificationHandler> handlers = new HashMap<>();
+        handlers.put(McpSchema.METHOD_NOTIFICATION_INITIALIZED, (exchange, params) -> Mono.empty());
+        handlers.put("notifications/cancelled", (exchange, params) -> Mono.fromRunnable(() -> {
+            Session current = session;
+            if (current != null) {
+                current.interruptCalls();
+            }
+        }));
+        return handlers;
+    }
+
+    private McpSchema.ListToolsResult listTools() {
+        Session current = requireSession();
+        List<McpSchema.Tool> tools = new ArrayList<>();
+        for (ToolInfo info : current.tools()) {
+            Map<String, Object> schema;
+            try {
+                schema = Json.MAPPER.readValue(info.parameters(), new TypeReference<LinkedHashMap<String, Object>>() { });
+            } catch (Exception e) {
+                continue; // the kernel only offers tools whose schema parses; be safe anyway
+            }
+            Map<String, Object> meta = new LinkedHashMap<>();
+            meta.put("quiver/access", info.access());
+            meta.put("quiver/decision", info.decision().id());
+            meta.put("quiver/bundle", info.bundle());
+            tools.add(McpSchema.Tool.builder().name(info.name()).description(info.description()).inputSchema(schema)
+                    .meta(meta).build());
+        }
+        return new McpSchema.ListToolsResult(tools, null);
+    }
+
+    private CallToolResult callTool(McpAsyncServerExchange exchange, Object params) {
+        Session current = requireSession();
+        if (!(params instanceof Map<?, ?> map)) {
+            throw error(ErrorCodes.INVALID_PARAMS, "tools/call needs params {\"name\": ..., \"arguments\": {...}}.");
+        }
+        Object name = map.get("name");
+        if (!(name instanceof String tool) || tool.isBlank()) {
+            throw error(ErrorCodes.INVALID_PARAMS, "tools/call needs a tool name in params.name (a string).");
+        }
+        Object arguments = map.get("arguments");
+        String argumentsJson = arguments == null ? "{}" : Json.write(arguments);
+        ElicitingApprovals listener = new ElicitingApprovals(exchange, interactive, approvalTimeout);
+        callLock.lock();
+        CallOutcome outcome;
+        try {
+            outcome = current.call(tool, argumentsJson, listener);
+        } finally {
+            callLock.unlock();
+        }
+        // a refusal or a failure is a result the model reads, never a protocol error
+        return CallToolResult.builder().addTextContent(outcome.output())
+                .isError(outcome.status() != CallOutcome.Status.OK)
+                .meta(Map.of("quiver/status", outcome.status().id(), "quiver/decision",
+                        outcome.verdict().decision().id(), "quiver/by", outcome.verdict().by()))
+                .build();
+    }
+
+    private Session requireSession() {
+        Session current = session;
+        if (current == null || closed) {
+            throw error(ErrorCodes.INVALID_REQUEST, "Send initialize first.");
+        }
+        return current;
+    }
+
+    static McpError error(int code, String message) {
+        return new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(code, message, null));
+    }
+
+    /** Closes the session (running calls are cancelled) and stops listening to the registry. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        debounce.shutdownNow();
+        if (toolsWatch != null) {
+            try {
+                toolsWatch.close();
+            } catch (Exception ignored) {
+                // the registry is gone already
+            }
+        }
+        Session current = session;
+        if (current != null) {
+            try {
+                current.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Closing the MCP client's session failed", e);
+            }
+        }
+    }
+
+    /** A scheduler for blocking tool calls, off the transport's reading thread. */
+    static Scheduler callScheduler(String name) {
+        return Schedulers.fromExecutorService(Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        }), name);
+    }
+}

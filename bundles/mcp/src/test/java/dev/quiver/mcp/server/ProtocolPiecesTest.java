@@ -1,0 +1,97 @@
+package dev.quiver.mcp.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quiver.api.host.Approval;
+import dev.quiver.api.host.ApprovalRequest;
+import dev.quiver.api.host.Decision;
+import dev.quiver.api.host.Verdict;
+import dev.quiver.mcp.Json;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The checks in front of the SDK, and how an elicitation answer becomes an approval. */
+class ProtocolPiecesTest {
+
+    private static JsonNode error(String text) throws Exception {
+        JsonRpcErrors.Checked checked = JsonRpcErrors.check(text);
+        assertNull(checked.message(), text);
+        return Json.MAPPER.readTree(checked.error());
+    }
+
+    @Test
+    void badMessagesGetJsonRpcErrorsWithTheirIdWhenItCanBeRead() throws Exception {
+        assertEquals(-32700, error("{oops").path("error").path("code").asInt());
+        assertTrue(error("{oops").get("id").isNull());
+        assertEquals(-32600, error("[]").path("error").path("code").asInt());
+        assertEquals(-32600, error("\"text\"").path("error").path("code").asInt());
+        JsonNode version = error("{\"jsonrpc\":\"1.0\",\"id\":\"a\",\"method\":\"x\"}");
+        assertEquals("a", version.path("id").asText());
+        assertEquals(-32600, error("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"x\"}").path("error").path("code").asInt());
+        assertEquals(-32600, error("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}").path("error").path("code").asInt());
+        assertEquals(-32602, error("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":[1]}").path("error").path("code")
+                .asInt());
+        assertNotNull(JsonRpcErrors.check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").message());
+        assertTrue(JsonRpcErrors.check("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").message()
+                instanceof McpSchema.JSONRPCNotification);
+        assertTrue(JsonRpcErrors.check("{\"jsonrpc\":\"2.0\",\"id\":\"q-1\",\"result\":{}}").message()
+                instanceof McpSchema.JSONRPCResponse);
+    }
+
+    @Test
+    void anOversizedMessageIsAnsweredWithTheIdFromItsFirstBytes() throws Exception {
+        byte[] head = "{\"jsonrpc\":\"2.0\",\"id\":\"big-1\",\"method\":\"tools/call\",\"params\":{\"x\":\"xxxx"
+                .getBytes(StandardCharsets.UTF_8);
+        JsonNode error = Json.MAPPER.readTree(JsonRpcErrors.tooLarge(head, head.length));
+        assertEquals("big-1", error.path("id").asText());
+        assertTrue(error.path("error").path("message").asText().contains("larger than 4 MiB"));
+        JsonNode anonymous = Json.MAPPER.readTree(JsonRpcErrors.tooLarge(new byte[] {'['}, 1));
+        assertTrue(anonymous.get("id").isNull());
+    }
+
+    @Test
+    void onlyAnAcceptedOnceOrAlwaysRunsTheCall() {
+        assertEquals(Approval.Choice.ONCE, ElicitingApprovals.decide(accept(Map.of("decision", "once"))).choice());
+        assertEquals(Approval.Choice.ALWAYS, ElicitingApprovals.decide(accept(Map.of("decision", "always"))).choice());
+        Approval deny = ElicitingApprovals.decide(accept(Map.of("decision", "deny", "instead", " use git mv ")));
+        assertEquals(Approval.Choice.DENY, deny.choice());
+        assertEquals("use git mv", deny.instead());
+        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(accept(Map.of("decision", "yes please"))).choice());
+        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(new McpSchema.ElicitResult(
+                McpSchema.ElicitResult.Action.DECLINE, Map.of("decision", "once"))).choice());
+        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(new McpSchema.ElicitResult(
+                McpSchema.ElicitResult.Action.CANCEL, null)).choice());
+        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(null).choice());
+    }
+
+    @Test
+    void thePromptShowsTheSubjectTheReasonAndWhatAlwaysWouldGrant() {
+        ApprovalRequest request = new ApprovalRequest("bash", "git push origin main",
+                new Verdict(Decision.ASK, "default", "bash is an execute tool; those ask by default."),
+                Optional.of("git push *"));
+        String message = ElicitingApprovals.message(request);
+        assertTrue(message.contains("git push origin main") && message.contains("ask by default")
+                && message.contains("git push *"), message);
+        Map<String, Object> schema = ElicitingApprovals.schema(request);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> decision = (Map<String, Object>) ((Map<String, Object>) schema.get("properties")).get("decision");
+        assertEquals(List.of("once", "always", "deny"), decision.get("enum"));
+        Map<String, Object> noGrant = ElicitingApprovals.schema(new ApprovalRequest("bash", "a && b",
+                request.verdict(), Optional.empty()));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> choices = (Map<String, Object>) ((Map<String, Object>) noGrant.get("properties")).get("decision");
+        assertEquals(List.of("once", "deny"), choices.get("enum"), "nothing to grant: no always");
+    }
+
+    private static McpSchema.ElicitResult accept(Map<String, Object> content) {
+        return new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, content);
+    }
+}
