@@ -1,6 +1,10 @@
 package dev.quiver.cli;
 
+import dev.quiver.api.Shell;
+import dev.quiver.api.WorkspaceFactory;
 import dev.quiver.api.host.Kernel;
+import dev.quiver.api.host.Platform;
+import dev.quiver.cli.terminal.Services;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -10,6 +14,9 @@ import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import picocli.CommandLine;
 
 /**
@@ -22,12 +29,26 @@ public class QuiverMain implements Function<String[], Integer> {
 
     private final Kernel kernel;
     private final String version;
+    private final Services services;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile Shell shell;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile WorkspaceFactory workspaces;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile Platform platform;
 
     @Activate
     public QuiverMain(@Reference Kernel kernel, BundleContext context) {
         this.kernel = kernel;
         Object header = context.getBundle().getHeaders().get("Quiver-Version");
         this.version = header == null ? context.getBundle().getVersion().toString() : header.toString();
+        this.services = new OsgiServices(() -> shell, () -> workspaces, () -> platform);
     }
 
     @Override
@@ -37,11 +58,18 @@ public class QuiverMain implements Function<String[], Integer> {
         PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
                 StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        return run(args, new Terminal(in, out, err));
+        return run(args, new Terminal(in, out, err), true);
     }
 
     int run(String[] args, Terminal terminal) {
-        CommandLine commandLine = new CommandLine(new RootCommand(kernel, version, terminal));
+        return run(args, terminal, false);
+    }
+
+    int run(String[] args, Terminal terminal, boolean systemTerminal) {
+        RootCommand root = new RootCommand(kernel, version, terminal);
+        root.services = services;
+        root.systemTerminal = systemTerminal;
+        CommandLine commandLine = new CommandLine(root);
         commandLine.getCommandSpec().version("quiver " + version);
         commandLine.setOut(new java.io.PrintWriter(terminal.out(), true));
         commandLine.setErr(new java.io.PrintWriter(terminal.err(), true));

@@ -34,4 +34,27 @@ class ApprovalPromptTest {
         assertEquals(Approval.Choice.DENY, ApprovalPrompt.parse("", request).choice());
         assertEquals(Approval.Choice.DENY, ApprovalPrompt.parse(null, request).choice());
     }
+
+    @Test
+    void aTypedAnswerIsReadByItsFirstWordAndNCanCarryWhatToDoInstead() {
+        ApprovalRequest request = new ApprovalRequest("bash", "ls", ASK, Optional.of("ls *"));
+        assertEquals(Approval.once(), ApprovalPrompt.read("y", request).approval());
+        assertEquals(Approval.once(), ApprovalPrompt.read("Yes, please", request).approval());
+        assertEquals(Approval.always(), ApprovalPrompt.read("a", request).approval());
+        assertEquals(true, ApprovalPrompt.read("n", request).askInstead());
+        assertEquals(Approval.deny("use rg"), ApprovalPrompt.read("n use rg", request).approval());
+        assertEquals(true, ApprovalPrompt.read("", request).unclear(), "an empty answer is asked again");
+        assertEquals(true, ApprovalPrompt.read("maybe", request).unclear());
+        ApprovalRequest nothing = new ApprovalRequest("bash", "$(x)", ASK, Optional.empty());
+        assertEquals(true, ApprovalPrompt.read("a", nothing).unclear(), "always is not offered, so it is asked again");
+    }
+
+    @Test
+    void theOutcomeLineSaysWhatTheAnswerDid() {
+        ApprovalRequest request = new ApprovalRequest("bash", "git status", ASK, Optional.of("git status *"));
+        assertEquals("allowed once", ApprovalPrompt.outcome(Approval.once(), request));
+        assertEquals("allowed bash git status * for this session", ApprovalPrompt.outcome(Approval.always(), request));
+        assertEquals("denied", ApprovalPrompt.outcome(Approval.deny(""), request));
+        assertEquals("denied: use git diff", ApprovalPrompt.outcome(Approval.deny("use git diff"), request));
+    }
 }

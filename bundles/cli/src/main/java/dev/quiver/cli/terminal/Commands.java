@@ -1,0 +1,236 @@
+package dev.quiver.cli.terminal;
+
+import dev.quiver.api.Shell;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.Kernel;
+import dev.quiver.api.host.Platform;
+import dev.quiver.api.host.Session;
+import dev.quiver.api.host.SessionSummary;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStyle;
+
+/** The slash commands, the same in the terminal and in line mode. */
+public final class Commands {
+
+    /** The platform's service, by name: the terminal keys {@code /bundles}, {@code /install} and {@code /remove} on it. */
+    public static final String PLATFORM_SERVICE = "dev.quiver.api.host.Platform";
+
+    private static final Pattern SLASH = Pattern.compile("^/([A-Za-z][\\w-]*)(?:\\s+(.*))?$", Pattern.DOTALL);
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+            .withZone(ZoneId.systemDefault());
+
+    /**
+     * A command and what it does, for {@code /help} and completion.
+     *
+     * @param name the name without the slash
+     * @param usage the arguments it takes
+     * @param help one line
+     */
+    public record Command(String name, String usage, String help) {
+    }
+
+    /** Every command, in the order {@code /help} lists them. */
+    public static final List<Command> ALL = List.of(
+            new Command("tools", "", "the tools offered this turn, of those registered, with their set or origin"),
+            new Command("bash", "[stop ID|all]", "background commands; stop one or all"),
+            new Command("bundles", "", "the installed bundles: state, origin, tools"),
+            new Command("install", "NAME", "install a bundle a catalogue offers; its tools come with the next step"),
+            new Command("remove", "NAME", "remove a bundle installed from a catalogue"),
+            new Command("model", "[PROVIDER/NAME]", "show the model, or switch it for the following turns"),
+            new Command("compact", "", "compact the conversation now"),
+            new Command("clear", "", "forget the conversation; the next prompt starts a new session"),
+            new Command("sessions", "", "the workspace's stored sessions (quiver --resume ID continues one)"),
+            new Command("help", "", "keys and commands"),
+            new Command("exit", "", "quit"));
+
+    /**
+     * A parsed slash command.
+     *
+     * @param name the name without the slash, lower case
+     * @param argument the rest of the line, stripped; empty for none
+     */
+    public record Parsed(String name, String argument) {
+    }
+
+    private final Kernel kernel;
+    private final Session session;
+    private final Services services;
+    private final Sink sink;
+    private final Runnable exit;
+
+    public Commands(Kernel kernel, Session session, Services services, Sink sink, Runnable exit) {
+        this.kernel = kernel;
+        this.session = session;
+        this.services = services;
+        this.sink = sink;
+        this.exit = exit;
+    }
+
+    /**
+     * The command a line gives, if it is one: {@code /name} and its argument. A line whose first word
+     * has another slash ({@code /etc/hosts is wrong}) is a prompt, not a command.
+     */
+    public static Optional<Parsed> parse(String line) {
+        Matcher m = SLASH.matcher(line.strip());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Parsed(m.group(1).toLowerCase(java.util.Locale.ROOT),
+                m.group(2) == null ? "" : m.group(2).strip()));
+    }
+
+    /** Runs a command; the output goes to the sink. */
+    public void run(Parsed command) {
+        try {
+            switch (command.name()) {
+                case "tools" -> lines(ToolsReport.lines(session.tools(), session.registered()));
+                case "bash" -> bash(command.argument());
+                case "bundles", "install", "remove" -> platform(command);
+                case "model" -> model(command.argument());
+                case "compact" -> sink.notice(session.compact());
+                case "clear" -> {
+                    session.clear();
+                    sink.notice("conversation cleared; the next prompt starts session " + session.id());
+                }
+                case "sessions" -> sessions();
+                case "help" -> help();
+                case "exit", "quit" -> exit.run();
+                default -> sink.error("unknown command /" + command.name() + "; /help lists them");
+            }
+        } catch (HostException e) {
+            sink.error(e.getMessage());
+        } catch (RuntimeException e) {
+            sink.error("/" + command.name() + " failed: " + (e.getMessage() == null ? e.getClass().getSimpleName()
+                    : e.getMessage()));
+        }
+    }
+
+    private void lines(List<String> lines) {
+        for (String line : lines) {
+            sink.line(line);
+        }
+    }
+
+    private void bash(String argument) {
+        Optional<Shell> shell = services.shell();
+        if (shell.isEmpty()) {
+            sink.error("the shell bundle is not running, so there are no background commands");
+            return;
+        }
+        if (argument.isEmpty() || argument.equals("list")) {
+            lines(JobsReport.lines(shell.get().jobs()));
+            return;
+        }
+        String[] words = argument.split("\\s+");
+        if (!words[0].equals("stop") || words.length != 2) {
+            sink.error("usage: /bash, or /bash stop ID|all");
+            return;
+        }
+        List<String> handles = words[1].equals("all")
+                ? JobsReport.running(shell.get().jobs()).stream().map(Shell.Job::handle).toList() : List.of(words[1]);
+        if (handles.isEmpty()) {
+            sink.notice("no background command is running");
+        }
+        for (String handle : handles) {
+            stop(shell.get(), handle);
+        }
+    }
+
+    /** Stops a background command and says how it ended. */
+    void stop(Shell shell, String handle) {
+        try {
+            Shell.Poll poll = shell.stop(handle);
+            Shell.Job job = poll.job();
+            sink.notice("stopped " + job.handle() + " (" + CallView.oneLine(job.line()) + ")"
+                    + (job.state() == Shell.Job.State.EXITED ? ", which had already exited with " + job.exitCode() : ""));
+        } catch (ToolException e) {
+            sink.error(e.getMessage());
+        }
+    }
+
+    private void platform(Parsed command) {
+        Optional<Platform> service = services.platform();
+        if (service.isEmpty()) {
+            sink.error("the platform bundle is not installed: /" + command.name() + " needs its service ("
+                    + PLATFORM_SERVICE + ")");
+            return;
+        }
+        Platform platform = service.get();
+        String name = command.argument();
+        switch (command.name()) {
+            case "bundles" -> lines(BundlesReport.lines(platform.bundles()));
+            case "install" -> {
+                if (name.isEmpty()) {
+                    sink.error("usage: /install NAME (a bundle a catalogue offers)");
+                    return;
+                }
+                sink.notice("installing " + name + " ...");
+                Platform.BundleInfo installed = platform.install(name);
+                sink.notice("installed " + installed.name() + " " + installed.version()
+                        + (installed.tools().isEmpty() ? "" : "; tools " + String.join(", ", installed.tools())
+                                + " from the next step"));
+            }
+            default -> {
+                if (name.isEmpty()) {
+                    sink.error("usage: /remove NAME");
+                    return;
+                }
+                platform.remove(name);
+                sink.notice("removed " + name);
+            }
+        }
+    }
+
+    private void model(String argument) {
+        if (argument.isEmpty()) {
+            sink.line("model " + session.model().orElse("none") + " (/model PROVIDER/NAME switches it)");
+            return;
+        }
+        session.switchModel(argument);
+        sink.notice("model " + session.model().orElse(argument) + " from the next turn on");
+    }
+
+    private void sessions() {
+        List<SessionSummary> sessions = kernel.sessions(session.workspace());
+        if (sessions.isEmpty()) {
+            sink.line("No stored sessions yet in " + session.workspace() + ".");
+            return;
+        }
+        for (SessionSummary stored : sessions) {
+            boolean current = stored.id().equals(session.id());
+            sink.line(String.format("%s %-22s %s  %3d prompts  %s", current ? "*" : " ", stored.id(),
+                    TIME.format(stored.updated()), stored.prompts(), Printable.line(stored.title())));
+        }
+        sink.notice("quiver --resume ID continues one; * is this session");
+    }
+
+    private void help() {
+        sink.line(new AttributedString("Commands", AttributedStyle.BOLD));
+        for (Command command : ALL) {
+            String name = "/" + command.name() + (command.usage().isEmpty() ? "" : " " + command.usage());
+            sink.line(String.format("  %-22s %s", name, command.help()));
+        }
+        sink.line(new AttributedString("Keys", AttributedStyle.BOLD));
+        for (String[] key : KEYS) {
+            sink.line(String.format("  %-22s %s", key[0], key[1]));
+        }
+    }
+
+    /** The keys {@code /help} explains. */
+    static final String[][] KEYS = {
+        {"enter", "send (while a turn runs: queue it for when the turn ends)"},
+        {"alt-enter, \\ enter", "a new line in the prompt (alt-enter, or a backslash at the end)"},
+        {"@ + tab", "complete a workspace path"},
+        {"up, down, ctrl-r", "history of this workspace"},
+        {"esc", "abort the turn and drop the queued prompts"},
+        {"ctrl-c", "stop the running command; else the newest background command; else quit"},
+        {"ctrl-d", "quit (on an empty line)"},
+    };
+}

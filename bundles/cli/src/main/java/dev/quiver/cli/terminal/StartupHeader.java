@@ -1,0 +1,60 @@
+package dev.quiver.cli.terminal;
+
+import dev.quiver.api.host.Session;
+import java.util.ArrayList;
+import java.util.List;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStringBuilder;
+import org.jline.utils.AttributedStyle;
+
+/** The interactive start-up header: version, model, workspace, tool sets, sandbox state and warnings. */
+public final class StartupHeader {
+
+    static final AttributedStyle WARNING = AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
+
+    private StartupHeader() {
+    }
+
+    /**
+     * The header's lines.
+     *
+     * @param sandbox the shell service's one-line sandbox state, or why it is unknown
+     */
+    public static List<AttributedString> lines(String version, Session session, String sandbox) {
+        List<AttributedString> lines = new ArrayList<>();
+        AttributedStringBuilder first = new AttributedStringBuilder();
+        first.style(AttributedStyle.BOLD).append("quiver ").append(version);
+        first.style(Markdown.FAINT).append(" · ");
+        first.style(AttributedStyle.DEFAULT).append("model ").append(session.model().orElse("none"));
+        first.style(Markdown.FAINT).append(" · ");
+        first.style(AttributedStyle.DEFAULT).append(session.workspace().toString());
+        lines.add(first.toAttributedString());
+        List<String> sets = session.toolSets();
+        lines.add(new AttributedString("tools " + (sets.isEmpty() ? "none" : String.join(", ", sets)) + " · "
+                + session.tools().size() + " offered"));
+        boolean unsafe = sandbox.startsWith("NOT") || sandbox.startsWith("unknown") || sandbox.contains("refuse");
+        lines.add(new AttributedStringBuilder().append("sandbox ").style(unsafe ? WARNING : AttributedStyle.DEFAULT)
+                .append(sandbox).toAttributedString());
+        for (String warning : session.warnings()) {
+            lines.add(new AttributedString("warning: " + warning, WARNING));
+        }
+        return lines;
+    }
+
+    /** The sandbox line from the shell service, or why it cannot be told. */
+    public static String sandbox(Services services, Session session) {
+        return services.shell().map(shell -> {
+            try {
+                return shell.status(session.config("shell"));
+            } catch (RuntimeException | LinkageError e) {
+                return "unknown: " + e.getMessage();
+            }
+        }).orElse("unknown: the shell bundle is not running");
+    }
+
+    /** The line under the header in the terminal. */
+    public static AttributedString keys() {
+        return new AttributedString("/help for commands · @ completes paths · esc aborts a turn · ctrl-c stops a command",
+                Markdown.FAINT);
+    }
+}

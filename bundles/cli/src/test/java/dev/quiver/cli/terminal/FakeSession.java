@@ -1,0 +1,197 @@
+package dev.quiver.cli.terminal;
+
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.Decision;
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.Kernel;
+import dev.quiver.api.host.Session;
+import dev.quiver.api.host.SessionOptions;
+import dev.quiver.api.host.SessionSummary;
+import dev.quiver.api.host.ToolInfo;
+import dev.quiver.api.host.TurnListener;
+import dev.quiver.api.host.TurnResult;
+import dev.quiver.api.host.Usage;
+import dev.quiver.api.host.Verdict;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+
+/** A session whose turns are scripted by the test: each prompt takes the next behaviour. */
+final class FakeSession implements Session {
+
+    /** What one turn does with its listener; the answer text is the result. */
+    interface Turn extends BiFunction<FakeSession, TurnListener, String> {
+    }
+
+    final Path workspace;
+    final BlockingQueue<Turn> turns = new LinkedBlockingQueue<>();
+    final List<String> prompts = new CopyOnWriteArrayList<>();
+    final AtomicInteger interrupts = new AtomicInteger();
+    final AtomicInteger cancels = new AtomicInteger();
+    final List<Runnable> toolListeners = new CopyOnWriteArrayList<>();
+    final List<ToolInfo> registered = new CopyOnWriteArrayList<>();
+    volatile CountDownLatch cancelled = new CountDownLatch(1);
+    /** What interrupting the running call does; null while no call runs. */
+    volatile Runnable onInterrupt;
+    volatile String model = "openai/test";
+    volatile boolean closed;
+
+    FakeSession(Path workspace) {
+        this.workspace = workspace;
+        for (String name : List.of("bash", "edit_file", "glob", "grep", "read_file", "write_file")) {
+            registered.add(tool(name, Optional.of("core"), "dev.quiver.tools.core", true));
+        }
+        registered.add(tool("git_diff", Optional.of("git"), "dev.quiver.tools.git", true));
+        registered.add(tool("remember", Optional.empty(), "org.example.memory", true));
+        registered.add(tool("web_fetch", Optional.of("net"), "dev.quiver.tools.net", false));
+    }
+
+    static ToolInfo tool(String name, Optional<String> set, String bundle, boolean offered) {
+        return new ToolInfo(name, set, "read", Decision.ALLOW, bundle, 100, name, "{}", Optional.empty(), offered);
+    }
+
+    /** Removes the tools of a bundle, as when it stops, and tells the listeners. */
+    void stopBundle(String bundle) {
+        registered.removeIf(tool -> tool.bundle().equals(bundle));
+        toolListeners.forEach(Runnable::run);
+    }
+
+    static CallOutcome outcome(String tool, CallOutcome.Status status, String output) {
+        return new CallOutcome(tool, status, output, 12, new Verdict(Decision.ALLOW, "user", "approved"));
+    }
+
+    @Override
+    public String id() {
+        return "s-test";
+    }
+
+    @Override
+    public Path workspace() {
+        return workspace;
+    }
+
+    @Override
+    public Optional<String> model() {
+        return Optional.ofNullable(model);
+    }
+
+    @Override
+    public Optional<Object> config(String key) {
+        return Optional.empty();
+    }
+
+    @Override
+    public List<String> warnings() {
+        return List.of("Unknown tool sets in 'toolSets' of /w/.quiver/config.json: nope");
+    }
+
+    @Override
+    public List<String> toolSets() {
+        return List.of("core", "git");
+    }
+
+    @Override
+    public List<ToolInfo> tools() {
+        return registered.stream().filter(ToolInfo::offered).toList();
+    }
+
+    @Override
+    public List<ToolInfo> registered() {
+        return new ArrayList<>(registered);
+    }
+
+    @Override
+    public AutoCloseable onToolsChanged(Runnable listener) {
+        toolListeners.add(listener);
+        return () -> toolListeners.remove(listener);
+    }
+
+    @Override
+    public Verdict check(String tool, String argumentsJson) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CallOutcome call(String tool, String argumentsJson, TurnListener listener) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public TurnResult send(String prompt, TurnListener listener) {
+        prompts.add(prompt);
+        Turn turn = turns.poll();
+        String answer = turn == null ? "" : turn.apply(this, listener);
+        return new TurnResult(TurnResult.Status.DONE, answer, List.of(), 1, new Usage(10, 5, Optional.empty()));
+    }
+
+    /** Waits until the turn is cancelled (esc), then fails the way the kernel does. */
+    String awaitCancel() {
+        try {
+            cancelled.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        throw new HostException("The turn was cancelled.");
+    }
+
+    @Override
+    public boolean interruptCalls() {
+        interrupts.incrementAndGet();
+        Runnable action = onInterrupt;
+        if (action == null) {
+            return false;
+        }
+        onInterrupt = null;
+        action.run();
+        return true;
+    }
+
+    @Override
+    public void cancelTurn() {
+        cancels.incrementAndGet();
+        cancelled.countDown();
+    }
+
+    @Override
+    public void switchModel(String spec) {
+        model = spec;
+    }
+
+    @Override
+    public String compact() {
+        return "Nothing to compact.";
+    }
+
+    @Override
+    public void clear() {
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        cancelTurn();
+    }
+
+    /** A kernel that opens this session. */
+    Kernel kernel() {
+        FakeSession self = this;
+        return new Kernel() {
+            @Override
+            public Session open(SessionOptions options) {
+                return self;
+            }
+
+            @Override
+            public List<SessionSummary> sessions(Path workspace) {
+                return List.of(new SessionSummary("s-test", java.time.Instant.EPOCH, java.time.Instant.EPOCH, 2, "hello"));
+            }
+        };
+    }
+}

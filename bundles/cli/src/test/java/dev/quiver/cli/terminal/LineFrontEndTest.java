@@ -1,0 +1,68 @@
+package dev.quiver.cli.terminal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.host.Approval;
+import dev.quiver.api.host.ApprovalRequest;
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.Decision;
+import dev.quiver.api.host.SessionOptions;
+import dev.quiver.api.host.Verdict;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Without a TTY: one line per prompt, approvals answered by the next lines, no escape codes. */
+class LineFrontEndTest {
+
+    @TempDir
+    Path dir;
+
+    private String run(FakeSession session, String input) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Launch launch = new Launch(session.kernel(), "9.9.9", SessionOptions.headless(dir), new FakeServices(List.of()),
+                new BufferedReader(new StringReader(input)), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), dir.resolve("history"), false);
+        assertEquals(0, new LineFrontEnd(launch).run());
+        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void approvalsAreAnsweredByTheNextLinesAndNothingIsEscaped() {
+        FakeSession session = new FakeSession(dir);
+        List<Approval> answers = new ArrayList<>();
+        Verdict ask = new Verdict(Decision.ASK, "default", "bash asks");
+        for (int i = 0; i < 3; i++) {
+            session.turns.add((s, listener) -> {
+                listener.callStarted("bash", "{\"command\":\"make\"}");
+                Approval approval = listener.approve(new ApprovalRequest("bash", "make", ask, Optional.of("make *")));
+                answers.add(approval);
+                listener.callOutput("bash", "building\n");
+                listener.callEnded(FakeSession.outcome("bash", CallOutcome.Status.OK, "ok"));
+                listener.text("# Done\n**all** good");
+                return "";
+            });
+        }
+        String output = run(session, "one\ny\ntwo\na\nthree\nn\nuse ninja\n/tools\n/exit\nnever\n");
+        assertEquals(List.of(Approval.once(), Approval.always(), Approval.deny("use ninja")), answers);
+        assertEquals(List.of("one", "two", "three"), session.prompts);
+        assertFalse(output.contains("\033"), output);
+        assertTrue(output.contains("y allow once | a always allow bash make * | n deny: "), output);
+        assertTrue(output.contains("What should it do instead? (enter to skip): "), output);
+        assertTrue(output.contains("· bash  make\n  ▏ building\n✓ bash  make"), output);
+        assertTrue(output.contains("Done\nall good\n"), output);
+        assertTrue(output.contains("8 offered this turn of 9 registered"), output);
+    }
+}

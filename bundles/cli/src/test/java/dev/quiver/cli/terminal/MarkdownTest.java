@@ -1,0 +1,91 @@
+package dev.quiver.cli.terminal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStyle;
+import org.junit.jupiter.api.Test;
+
+class MarkdownTest {
+
+    private static String plain(String markdown) {
+        return String.join("\n", Markdown.render(markdown, false).stream().map(AttributedString::toString).toList());
+    }
+
+    private static AttributedString one(String markdown) {
+        return Markdown.render(markdown, true).get(0);
+    }
+
+    /** The style of the first occurrence of a text in a rendered line. */
+    private static AttributedStyle styleOf(AttributedString line, String text) {
+        return line.styleAt(line.toString().indexOf(text));
+    }
+
+    @Test
+    void headingsListsQuotesAndRulesReadWithoutTheirMarkers() {
+        assertEquals("Plan\nSteps\n• one\n  • nested\n☐ todo\n☑ done\n2. second\n▏ quoted\n" + "╌".repeat(40),
+                plain("# Plan\n## Steps\n- one\n  * nested\n- [ ] todo\n- [x] done\n2. second\n> quoted\n---"));
+    }
+
+    @Test
+    void emphasisAndCodeAreStyledInATerminal() {
+        AttributedString line = one("a **bold** and *em* and `code` and ~~gone~~");
+        assertEquals("a bold and em and code and gone", line.toString());
+        assertTrue(styleOf(line, "bold").equals(AttributedStyle.BOLD));
+        assertEquals(AttributedStyle.DEFAULT.italic(), styleOf(line, "em"));
+        assertEquals(AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN), styleOf(line, "code"));
+        assertEquals(AttributedStyle.DEFAULT, styleOf(line, "a "));
+        assertEquals(AttributedStyle.BOLD.underline(), styleOf(one("# Title"), "Title"));
+    }
+
+    @Test
+    void withoutATerminalThereAreNoStylesAndInlineCodeKeepsItsBackticks() {
+        List<AttributedString> lines = Markdown.render("# T\n**b** `c`\n```\nx\n```", false);
+        for (AttributedString line : lines) {
+            assertFalse(line.toAnsi().contains("\033"), line.toAnsi());
+        }
+        assertEquals("b `c`", lines.get(1).toString());
+    }
+
+    @Test
+    void wordsWithUnderscoresAndLoneStarsStayAsTheyAre() {
+        assertEquals("call snake_case_name and 2 * 3 * 4", plain("call snake_case_name and 2 * 3 * 4"));
+        assertEquals("an _emphasised_ word", one("an _emphasised_ word").toString().replace("emphasised", "_emphasised_"));
+        assertEquals("**not closed", plain("**not closed"));
+        assertEquals("a literal *star*", plain("a literal \\*star\\*"));
+    }
+
+    @Test
+    void linksShowTheirTextAndAddress() {
+        assertEquals("see the docs (https://example.org/d)", plain("see [the docs](https://example.org/d)"));
+        assertEquals("https://x.org", plain("[https://x.org](https://x.org)"));
+    }
+
+    @Test
+    void fencedCodeIsABlockWhoseLinesAreNotMarkdown() {
+        assertEquals("╭╴python\n▏ # not a heading\n▏ x = **y**\n╰╴\nafter", plain("```python\n# not a heading\nx = **y**\n```\nafter"));
+        assertEquals("╭╴\n▏ a\n╰╴", plain("~~~\na\n~~~"));
+    }
+
+    @Test
+    void peekRendersAnUnfinishedLineWithoutMovingOnSoAnOpenFenceGrows() {
+        Markdown markdown = new Markdown(false);
+        assertEquals("╭╴java", markdown.line("```java").get(0).toString());
+        assertTrue(markdown.inCode());
+        assertEquals("▏ int x", markdown.peek("int x").get(0).toString());
+        assertEquals("▏ int x = 1;", markdown.line("int x = 1;").get(0).toString());
+        assertEquals("╰╴", markdown.peek("```").get(0).toString());
+        assertTrue(markdown.inCode(), "peek does not close the block");
+        markdown.line("```");
+        assertFalse(markdown.inCode());
+    }
+
+    @Test
+    void escapeSequencesFromTheModelNeverReachTheTerminal() {
+        assertEquals("redtext", plain("\033[31mred\033[0mtext"));
+        assertEquals("title", plain("\033]0;evil\007title"));
+    }
+}
