@@ -30,11 +30,20 @@ import org.osgi.framework.wiring.FrameworkWiring;
  *
  * <p>The framework cache is a fresh temporary folder per process and bundles are installed by
  * reference, so several Quiver processes can run side by side and start-up copies nothing.
+ *
+ * <p>Start order: {@code bundle/} (the host, with the catalogue platform's resolver hook), then the
+ * bundles installed from catalogues by earlier processes ({@code quiver.plugins.dir}), so they
+ * resolve under the catalogue policy, then FileInstall, which brings {@code deploy/}.
+ * {@code quiver shell} also installs {@code shell/} (the Felix Gogo shell) and hands the terminal to
+ * it; no other command installs it, so an ordinary start pays nothing for the shell.
  */
 public final class Launcher {
 
     private static final String MAIN_FILTER = "(&(objectClass=java.util.function.Function)(quiver.main=true))";
     private static final String FILEINSTALL = "org.apache.felix.fileinstall";
+    private static final String PLUGINS = "quiver.plugins.dir";
+    /** The first argument that starts the Felix shell instead of the command line. */
+    static final String SHELL = "shell";
     private static final long MAIN_WAIT_MILLIS = 15_000;
 
     private Launcher() {
@@ -61,10 +70,18 @@ public final class Launcher {
         try {
             felix.init();
             BundleContext context = felix.getBundleContext();
-            List<Bundle> bundles = install(context, home.resolve("bundle"));
+            List<Bundle> bundles = install(context, home.resolve("bundle"), List.of());
             felix.start();
             felix.adapt(FrameworkWiring.class).resolveBundles(null);
-            startAll(bundles);
+            startAll(bundles.stream().filter(b -> !FILEINSTALL.equals(b.getSymbolicName())).toList());
+            String plugins = context.getProperty(PLUGINS);
+            if (plugins != null && !plugins.isBlank()) {
+                startAll(install(context, Path.of(plugins), names(bundles)));
+            }
+            startAll(bundles.stream().filter(b -> FILEINSTALL.equals(b.getSymbolicName())).toList());
+            if (args.length > 0 && SHELL.equals(args[0])) {
+                return shell(felix, context, home, bundles);
+            }
             Function<String[], Integer> main = awaitMain(context);
             if (main == null) {
                 System.err.println("quiver: the command-line bundle did not start. " + diagnose(bundles));
@@ -97,7 +114,9 @@ public final class Launcher {
         }
         Map<String, Object> properties = new HashMap<>();
         for (String name : file.stringPropertyNames()) {
-            properties.put(name, file.getProperty(name).replace("${quiver.home}", home.toString()));
+            // a system property of the same name wins (QUIVER_JAVA_OPTS=-Dquiver.catalog.enforce=true)
+            String value = System.getProperty(name, file.getProperty(name));
+            properties.put(name, value.replace("${quiver.home}", home.toString()));
         }
         properties.put(Constants.FRAMEWORK_STORAGE, storage.toString());
         properties.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
@@ -106,13 +125,45 @@ public final class Launcher {
         return properties;
     }
 
-    private static List<Bundle> install(BundleContext context, Path folder) throws IOException {
+    /**
+     * {@code quiver shell}: starts the Felix Gogo shell on the terminal and runs until it exits (its
+     * {@code exit} or end of input stops the framework).
+     */
+    private static int shell(Felix felix, BundleContext context, Path home, List<Bundle> host)
+            throws IOException, InterruptedException {
+        List<Bundle> shell = install(context, home.resolve("shell"), names(host));
+        if (shell.isEmpty()) {
+            System.err.println("quiver: the Felix shell is not installed (no bundles in " + home.resolve("shell") + ").");
+            return 1;
+        }
+        startAll(shell);
+        felix.waitForStop(0);
+        return 0;
+    }
+
+    private static java.util.Set<String> names(List<Bundle> bundles) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Bundle bundle : bundles) {
+            names.add(bundle.getSymbolicName() + "@" + bundle.getVersion());
+        }
+        return names;
+    }
+
+    /** Installs the jars of a folder (none when it does not exist), skipping bundles already installed. */
+    private static List<Bundle> install(BundleContext context, Path folder, java.util.Collection<String> installed)
+            throws IOException {
         List<Path> jars;
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
         try (Stream<Path> files = Files.list(folder)) {
             jars = files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
         }
         List<Bundle> bundles = new ArrayList<>();
         for (Path jar : jars) {
+            if (!installed.isEmpty() && installed.contains(identity(jar))) {
+                continue;
+            }
             try {
                 bundles.add(context.installBundle("reference:" + jar.toUri()));
             } catch (BundleException e) {
@@ -122,11 +173,28 @@ public final class Launcher {
         return bundles;
     }
 
-    /** Starts every bundle; FileInstall last, so bundles from deploy/ arrive after the kernel's hooks. */
+    /** The symbolic name and version a jar's manifest declares, as {@link #names} writes them. */
+    private static String identity(Path jar) {
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+            java.util.jar.Manifest manifest = file.getManifest();
+            if (manifest == null) {
+                return "";
+            }
+            String name = manifest.getMainAttributes().getValue(Constants.BUNDLE_SYMBOLICNAME);
+            String version = manifest.getMainAttributes().getValue(Constants.BUNDLE_VERSION);
+            return (name == null ? "" : name.split(";")[0].strip()) + "@"
+                    + org.osgi.framework.Version.parseVersion(version == null ? "0" : version.strip());
+        } catch (IOException | IllegalArgumentException e) {
+            return "";
+        }
+    }
+
+    /**
+     * Starts bundles in order; the caller starts FileInstall last, so bundles from deploy/ arrive after
+     * the kernel's hooks and the catalogue platform's resolver hook.
+     */
     private static void startAll(List<Bundle> bundles) {
-        List<Bundle> ordered = new ArrayList<>(bundles);
-        ordered.sort(Comparator.comparing(b -> FILEINSTALL.equals(b.getSymbolicName())));
-        for (Bundle bundle : ordered) {
+        for (Bundle bundle : bundles) {
             if ((bundle.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0) {
                 continue;
             }

@@ -46,8 +46,10 @@ class CommandLineEndToEndTest {
         JsonNode tools = JSON.readTree(run.stdout());
         List<String> core = new ArrayList<>();
         List<String> all = new ArrayList<>();
+        java.util.Set<String> sets = new java.util.TreeSet<>();
         for (JsonNode tool : tools) {
             all.add(tool.get("name").asText());
+            sets.add(tool.get("set").asText());
             assertTrue(tool.get("schema_bytes").asInt() > 50, tool.toString());
             assertTrue(List.of("allow", "ask").contains(tool.get("decision").asText()));
             assertTrue(tool.has("access") && tool.has("bundle") && tool.has("set"), tool.toString());
@@ -57,6 +59,8 @@ class CommandLineEndToEndTest {
             }
         }
         assertTrue(core.containsAll(CORE), core.toString());
+        // every tool set the distribution ships (features/full) registers its tools
+        assertTrue(sets.containsAll(List.of("agent", "core", "edit-plus", "extra")), sets.toString());
         assertEquals(all.stream().sorted().toList(), all, "sorted by name");
         assertTrue(run.stderr().contains("quiver ") && run.stderr().contains("core"), run.stderr());
     }

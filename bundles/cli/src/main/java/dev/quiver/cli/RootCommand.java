@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /** {@code quiver}: the interactive agent, or one headless task with {@code -p}. */
 @Command(name = "quiver", mixinStandardHelpOptions = true,
-        subcommands = {ToolsCommand.class, CallCommand.class, CheckCommand.class, SessionsCommand.class},
+        subcommands = {ToolsCommand.class, CallCommand.class, CheckCommand.class, SessionsCommand.class, McpCommand.class, CatalogCommand.class},
         description = "A coding agent whose tools are hot-swappable OSGi bundles, governed by one kernel.")
 final class RootCommand implements Callable<Integer> {
 
@@ -41,6 +41,12 @@ final class RootCommand implements Callable<Integer> {
 
     @Option(names = {"-r", "--resume"}, paramLabel = "ID", description = "Continue a stored session (see quiver sessions)")
     String resume;
+
+    /** The services the interactive terminal uses; set by {@link QuiverMain}. */
+    dev.quiver.cli.terminal.Services services = dev.quiver.cli.terminal.Services.none();
+
+    /** Whether the streams are the process's own, so the interactive terminal may use the TTY. */
+    boolean systemTerminal;
 
     RootCommand(Kernel kernel, String version, Terminal terminal) {
         this.kernel = kernel;
@@ -67,7 +73,7 @@ final class RootCommand implements Callable<Integer> {
         if (prompt != null) {
             return headless();
         }
-        return new InteractiveLoop(this).run();
+        return Interactive.run(this);
     }
 
     /** The session to continue, from --continue or --resume. */

@@ -53,6 +53,18 @@ final class ToolsCommand implements Callable<Integer> {
                             tool.note().map(n -> "  (" + n + ")").orElse(""));
                 }
                 out.printf("%d tools, %,d schema bytes sent on every request%n", tools.size(), total);
+                // what each MCP server costs: its tools are mcp__<server>__<tool>, registered by the MCP bundle
+                java.util.Map<String, int[]> servers = new java.util.TreeMap<>();
+                for (ToolInfo tool : tools) {
+                    int end = tool.name().indexOf("__", 5);
+                    if ("dev.quiver.mcp".equals(tool.bundle()) && tool.name().startsWith("mcp__") && end > 5) {
+                        int[] sum = servers.computeIfAbsent(tool.name().substring(5, end), k -> new int[2]);
+                        sum[0]++;
+                        sum[1] += tool.schemaBytes();
+                    }
+                }
+                servers.forEach((server, sum) -> out.printf("mcp server %s: %d tools, %,d schema bytes%n", server, sum[0],
+                        sum[1]));
             }
             return ExitCodes.OK;
         }

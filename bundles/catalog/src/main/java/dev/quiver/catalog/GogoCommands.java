@@ -1,0 +1,91 @@
+package dev.quiver.catalog;
+
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.Kernel;
+import dev.quiver.api.host.Platform;
+import dev.quiver.api.host.Session;
+import dev.quiver.api.host.SessionOptions;
+import dev.quiver.api.host.ToolInfo;
+import java.nio.file.Path;
+import java.util.List;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+
+/**
+ * The Felix shell's {@code quiver:catalog} and {@code quiver:tools} commands, found by Gogo through
+ * the {@code osgi.command.*} service properties (no Gogo class is needed here). A delayed component:
+ * nothing is created until the shell runs one of them.
+ */
+@Component(service = GogoCommands.class, property = {"osgi.command.scope=quiver", "osgi.command.function=catalog",
+        "osgi.command.function=tools"})
+public class GogoCommands {
+
+    private static final String USAGE = "usage: quiver:catalog list | bundles | install NAME | update NAME | remove NAME | verify";
+
+    @Reference
+    Platform platform;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile Kernel kernel;
+
+    /** {@code quiver:catalog}: the catalogues and what they offer. */
+    public String catalog() {
+        return catalog("list");
+    }
+
+    /** {@code quiver:catalog list|bundles|verify}. */
+    public String catalog(String verb) {
+        try {
+            return switch (verb) {
+                case "list" -> Listing.catalogs(platform.catalogs(), platform.entries(), platform.enforcing());
+                case "bundles" -> Listing.bundles(platform.bundles());
+                case "verify" -> Listing.findings(platform.verify());
+                default -> USAGE;
+            };
+        } catch (HostException e) {
+            return "quiver: " + e.getMessage();
+        }
+    }
+
+    /** {@code quiver:catalog install|update|remove NAME}. */
+    public String catalog(String verb, String name) {
+        try {
+            return switch (verb) {
+                case "install" -> "installed " + Listing.bundle(platform.install(name));
+                case "update" -> "now " + Listing.bundle(platform.update(name));
+                case "remove" -> {
+                    platform.remove(name);
+                    yield "removed " + name;
+                }
+                default -> USAGE;
+            };
+        } catch (HostException e) {
+            return "quiver: " + e.getMessage();
+        }
+    }
+
+    /** {@code quiver:tools}: the live registry, as a session in the shell's working folder sees it. */
+    public String tools() {
+        Kernel current = kernel;
+        if (current == null) {
+            return "quiver: the kernel is not running.";
+        }
+        try (Session session = current.open(SessionOptions.headless(Path.of(System.getProperty("user.dir"))))) {
+            List<ToolInfo> tools = session.registered();
+            StringBuilder out = new StringBuilder(String.format("%-20s %-10s %-8s %-8s %s%n", "TOOL", "SET", "ACCESS",
+                    "DECISION", "BUNDLE"));
+            for (ToolInfo tool : tools) {
+                out.append(String.format("%-20s %-10s %-8s %-8s %s%s%n", tool.name(), tool.set().orElse("-"), tool.access(),
+                        tool.decision().id(), tool.bundle(), tool.note().map(n -> "  (" + n + ")").orElse("")));
+            }
+            out.append(tools.size()).append(tools.size() == 1 ? " tool" : " tools");
+            return out.toString();
+        } catch (HostException e) {
+            return "quiver: " + e.getMessage();
+        }
+    }
+}
