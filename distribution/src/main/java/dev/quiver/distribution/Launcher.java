@@ -62,23 +62,30 @@ public final class Launcher {
     }
 
     static int run(Path home, String[] args) throws IOException, BundleException, InterruptedException {
+        Trace trace = Trace.from(System.getProperty("quiver.startup.trace"));
         LogSetup.configure();
-        Path storage = Files.createTempDirectory("quiver-felix-");
+        Path storage = Files.createTempDirectory(cacheParent(), "quiver-felix-");
+        trace.mark("logging and cache folder");
         Felix felix = new Felix(frameworkProperties(home, storage));
         Thread stopper = new Thread(() -> stop(felix, storage), "quiver-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
             felix.init();
+            trace.mark("framework init");
             BundleContext context = felix.getBundleContext();
             List<Bundle> bundles = install(context, home.resolve("bundle"), List.of());
+            trace.mark("install " + bundles.size() + " bundles");
             felix.start();
             felix.adapt(FrameworkWiring.class).resolveBundles(null);
+            trace.mark("resolve");
             startAll(bundles.stream().filter(b -> !FILEINSTALL.equals(b.getSymbolicName())).toList());
+            trace.mark("start");
             String plugins = context.getProperty(PLUGINS);
             if (plugins != null && !plugins.isBlank()) {
                 startAll(install(context, Path.of(plugins), names(bundles)));
             }
             startAll(bundles.stream().filter(b -> FILEINSTALL.equals(b.getSymbolicName())).toList());
+            trace.mark("plugins and FileInstall");
             if (args.length > 0 && SHELL.equals(args[0])) {
                 return shell(felix, context, home, bundles);
             }
@@ -87,16 +94,41 @@ public final class Launcher {
                 System.err.println("quiver: the command-line bundle did not start. " + diagnose(bundles));
                 return 1;
             }
+            trace.mark("command line service");
             Integer code = main.apply(args);
+            trace.mark("command");
             return code == null ? 1 : code;
         } finally {
             stop(felix, storage);
+            trace.mark("stop");
             try {
                 Runtime.getRuntime().removeShutdownHook(stopper);
             } catch (IllegalStateException alreadyExiting) {
                 // the hook is running now; it does the same
             }
         }
+    }
+
+    /**
+     * Where the per-process framework cache goes: {@code quiver.cache.dir} when set, else a memory
+     * file system when there is one ({@code $XDG_RUNTIME_DIR}, else {@code /dev/shm}), because
+     * installing 30 bundles writes their cache entries and a disk makes that about twice as slow;
+     * else the JVM's temporary folder.
+     */
+    private static Path cacheParent() {
+        String configured = System.getProperty("quiver.cache.dir");
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        for (String candidate : new String[] {System.getenv("XDG_RUNTIME_DIR"), "/dev/shm"}) {
+            if (candidate != null && !candidate.isBlank()) {
+                Path folder = Path.of(candidate);
+                if (Files.isDirectory(folder) && Files.isWritable(folder)) {
+                    return folder;
+                }
+            }
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     private static Path home() throws URISyntaxException {
@@ -266,6 +298,25 @@ public final class Launcher {
             });
         } catch (IOException ignored) {
             // a leftover temporary folder is harmless
+        }
+    }
+
+    /**
+     * {@code -Dquiver.startup.trace=true}: one stderr line per start-up phase with its milliseconds,
+     * counted from the launcher's start, to see where start-up goes (bench/startup.sh reports the
+     * total, the JVM's own start included).
+     */
+    private record Trace(boolean on, long start, long[] last) {
+        static Trace from(String property) {
+            return new Trace(Boolean.parseBoolean(property), System.currentTimeMillis(), new long[] {0});
+        }
+
+        void mark(String phase) {
+            if (on) {
+                long now = System.currentTimeMillis() - start;
+                System.err.printf("quiver startup: %-26s %5d ms (at %d ms)%n", phase, now - last[0], now);
+                last[0] = now;
+            }
         }
     }
 }

@@ -66,6 +66,23 @@ class CommandLineEndToEndTest {
     }
 
     @Test
+    void theStartupTraceGoesToStderrAndTheFrameworkCacheIsGoneAfterExit() throws Exception {
+        Path cache = Files.createDirectories(temp.resolve("cache"));
+        Run run = QuiverProcess.run(workspace(),
+                Map.of("QUIVER_JAVA_OPTS", "-Dquiver.cache.dir=" + cache + " -Dquiver.startup.trace=true"), "", "tools",
+                "--json");
+        assertEquals(0, run.exitCode(), run.stderr());
+        assertTrue(JSON.readTree(run.stdout()).isArray(), "stdout carries only the JSON: " + run.stdout());
+        for (String phase : List.of("framework init", "install ", "resolve", "start", "command line service", "command",
+                "stop")) {
+            assertTrue(run.stderr().contains("quiver startup: " + phase), phase + " missing from:\n" + run.stderr());
+        }
+        try (var left = Files.list(cache)) {
+            assertEquals(List.of(), left.toList(), "the per-process cache is removed at exit");
+        }
+    }
+
+    @Test
     void callReadFilePrintsNumberedLines() throws Exception {
         Run run = QuiverProcess.run(workspace(), "call", "read_file", "{\"path\":\"README.md\"}");
         assertEquals(0, run.exitCode(), run.stderr());
