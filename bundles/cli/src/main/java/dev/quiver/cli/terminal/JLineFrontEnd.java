@@ -8,6 +8,8 @@ import dev.quiver.api.host.Session;
 import dev.quiver.api.host.ToolInfo;
 import dev.quiver.cli.ApprovalPrompt;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -160,7 +162,21 @@ public final class JLineFrontEnd implements Approver {
         }
     }
 
+    /**
+     * The line loop. While it owns the terminal, anything a bundle writes to {@code System.err}
+     * (an MCP server that died, say) becomes a finished line above the prompt, not bytes over it.
+     */
     private int loop() {
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(new LineOutput(sink::notice), true, StandardCharsets.UTF_8));
+        try {
+            return readLines();
+        } finally {
+            System.setErr(stderr);
+        }
+    }
+
+    private int readLines() {
         reader = buildReader();
         Commands commands = new Commands(launch.kernel(), session, launch.services(), sink, this::requestExit);
         conversation = new Conversation(session, commands, sink, live, launch.services(), this, color);

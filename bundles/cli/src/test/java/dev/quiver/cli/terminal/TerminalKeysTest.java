@@ -71,6 +71,17 @@ class TerminalKeysTest {
     }
 
     @Test
+    void whatABundleWritesToStderrWhileTheTerminalRunsIsPrintedAboveThePrompt() throws Exception {
+        try (TerminalHarness t = start(new FakeSession(dir))) {
+            t.await("/help");
+            System.err.println("quiver: mcp server docs exited with code 1");
+            String screen = t.await("· quiver: mcp server docs exited with code 1");
+            assertTrue(t.inputLine().startsWith("›"), "the prompt is still the last line:\n" + screen);
+        }
+        assertFalse(System.err.getClass().getName().contains("LineOutput"), "stderr is restored");
+    }
+
+    @Test
     void anApprovalAnsweredYRunsTheCallOnce() throws Exception {
         FakeSession session = new FakeSession(dir);
         CompletableFuture<Approval> answered = new CompletableFuture<>();
