@@ -61,6 +61,11 @@ public class WriteFileTool implements Tool {
                 Workspace.TextFile old = workspace.readText(file);
                 oldLines = Text.lines(old.text()).size();
                 charset = old.charset();
+                // a rewrite keeps the file's line endings, as edits do: \n content into a CRLF file stays CRLF
+                if (Text.lineEnding(old.text()).equals("\r\n") && content.indexOf('\n') >= 0
+                        && !content.contains("\r\n")) {
+                    content = content.replace("\n", "\r\n");
+                }
             } catch (ToolException hugeOrUnreadable) {
                 // a very large file is simply replaced; there are no lines to compare
             }

@@ -64,6 +64,20 @@ class WriteFileToolTest {
     }
 
     @Test
+    void aRewriteOfACrlfFileKeepsCrlfAndAnLfFileStaysLf() throws Exception {
+        existing("win.txt", "one\r\ntwo\r\n");
+        write("win.txt", "uno\ndos\ntres\n");
+        assertEquals("uno\r\ndos\r\ntres\r\n", Files.readString(root.resolve("win.txt")));
+        existing("unix.txt", "one\ntwo\n");
+        write("unix.txt", "uno\ndos\n");
+        assertEquals("uno\ndos\n", Files.readString(root.resolve("unix.txt")));
+        // content that already says CRLF is written as given
+        existing("mixed.txt", "one\r\n");
+        write("mixed.txt", "a\r\nb\n");
+        assertEquals("a\r\nb\n", Files.readString(root.resolve("mixed.txt")));
+    }
+
+    @Test
     void byteCountIsOfTheEncodedContent() throws Exception {
         assertEquals("Created u.txt (1 line, 4 bytes).", write("u.txt", "\u20ac\n"));
         assertArrayEquals("\u20ac\n".getBytes(StandardCharsets.UTF_8), Files.readAllBytes(root.resolve("u.txt")));
