@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.osgi.framework.Constants;
+import org.osgi.service.component.ComponentServiceObjects;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -34,7 +35,11 @@ public class KernelComponent implements Kernel {
     /** Guards in service ranking order, highest first; keyed by ranking then id so the order is stable. */
     private final ConcurrentSkipListMap<Long[], Guard> guards = new ConcurrentSkipListMap<>(
             (a, b) -> a[0].equals(b[0]) ? Long.compare(a[1], b[1]) : Long.compare(b[0], a[0]));
-    private final Map<String, ModelProvider> providers = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Model providers by name, not yet obtained: a provider's component (and LangChain4j with it) is
+     * activated only when a session first asks for its model, never by tools, call, check or mcp.
+     */
+    private final Map<String, LazyProvider> providers = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Set<SessionListener> listeners = new java.util.concurrent.CopyOnWriteArraySet<>();
     private final java.util.Set<KernelSession> open = new java.util.concurrent.CopyOnWriteArraySet<>();
     private volatile TrustPolicy trust;
@@ -56,16 +61,33 @@ public class KernelComponent implements Kernel {
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    void addModelProvider(ModelProvider provider, Map<String, Object> properties) {
+            policyOption = ReferencePolicyOption.GREEDY, service = ModelProvider.class)
+    void addModelProvider(ComponentServiceObjects<ModelProvider> provider, Map<String, Object> properties) {
         Object name = properties.get(ModelProvider.PROVIDER);
         if (name instanceof String s) {
-            providers.put(s, provider);
+            providers.put(s, new LazyProvider(provider));
         }
     }
 
-    void removeModelProvider(ModelProvider provider, Map<String, Object> properties) {
-        providers.values().remove(provider);
+    void removeModelProvider(ComponentServiceObjects<ModelProvider> provider, Map<String, Object> properties) {
+        providers.values().removeIf(lazy -> lazy.objects == provider);
+    }
+
+    /** A provider obtained on first use, once. */
+    private static final class LazyProvider {
+        final ComponentServiceObjects<ModelProvider> objects;
+        private volatile ModelProvider provider;
+
+        LazyProvider(ComponentServiceObjects<ModelProvider> objects) {
+            this.objects = objects;
+        }
+
+        synchronized ModelProvider get() {
+            if (provider == null) {
+                provider = objects.getService();
+            }
+            return provider;
+        }
     }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
@@ -131,7 +153,7 @@ public class KernelComponent implements Kernel {
         Config config = Config.load(options.config(), workspace.root(), System.getenv());
         KernelSession[] self = new KernelSession[1];
         KernelSession session = new KernelSession(workspace, options, config, registry,
-                name -> Optional.ofNullable(providers.get(name)), () -> List.copyOf(guards.values()),
+                name -> Optional.ofNullable(providers.get(name)).map(LazyProvider::get), () -> List.copyOf(guards.values()),
                 SessionStore.fromEnvironment(System.getenv()), this::trusted, () -> closed(self[0]));
         self[0] = session;
         open.add(session);
