@@ -17,7 +17,8 @@ import org.eclipse.jgit.ignore.IgnoreNode;
 /**
  * The ignore files that apply inside a workspace, evaluated as git evaluates them: the deepest
  * directory's rules first, the last matching line of a file winning, {@code .git/info/exclude}
- * after every {@code .gitignore}. The matching itself is JGit's.
+ * after every {@code .gitignore}, and the user's global excludes file ({@code core.excludesFile},
+ * by default {@code $XDG_CONFIG_HOME/git/ignore}) last. The matching itself is JGit's.
  *
  * <p>When the workspace is a folder inside a repository, the ignore files between the repository's
  * top and the workspace apply too, as they do for {@code git ls-files} run there.
@@ -28,7 +29,8 @@ final class IgnoreRules {
     static final String QUIVERIGNORE = ".quiverignore";
 
     private final Path base;
-    private final Optional<IgnoreNode> exclude;
+    /** {@code .git/info/exclude}, then the global excludes file: the first with an opinion decides. */
+    private final List<IgnoreNode> excludes;
     private final Map<Path, Cached> byDirectory = new ConcurrentHashMap<>();
     /** Bumped by every walk and standalone check, so ignore files are re-read when they changed since. */
     private final AtomicLong generation = new AtomicLong();
@@ -37,24 +39,31 @@ final class IgnoreRules {
     private record Cached(List<IgnoreNode> nodes, String stamp, long checked) {
     }
 
-    private IgnoreRules(Path base, Optional<IgnoreNode> exclude) {
+    private IgnoreRules(Path base, List<IgnoreNode> excludes) {
         this.base = base;
-        this.exclude = exclude;
+        this.excludes = excludes;
     }
 
     /** The rules for a workspace root, looking upwards for the repository it belongs to. */
     static IgnoreRules forRoot(Path root) {
+        return forRoot(root, GlobalExcludes.fromEnvironment());
+    }
+
+    /** As {@link #forRoot(Path)}, with the user's git configuration found by {@code global}. */
+    static IgnoreRules forRoot(Path root, GlobalExcludes global) {
         for (Path dir = root; dir != null; dir = dir.getParent()) {
             Path dotGit = dir.resolve(".git");
-            if (Files.isDirectory(dotGit)) {
-                return new IgnoreRules(dir, parse(dotGit.resolve("info").resolve("exclude")));
-            }
-            if (Files.isRegularFile(dotGit)) {
-                return new IgnoreRules(dir, gitDirOfWorktree(dir, dotGit).flatMap(
-                        gitDir -> parse(gitDir.resolve("info").resolve("exclude"))));
+            Optional<Path> gitDir = Files.isDirectory(dotGit) ? Optional.of(dotGit)
+                    : Files.isRegularFile(dotGit) ? gitDirOfWorktree(dir, dotGit) : null;
+            if (gitDir != null) {
+                List<IgnoreNode> excludes = new ArrayList<>(2);
+                gitDir.flatMap(git -> parse(git.resolve("info").resolve("exclude"))).ifPresent(excludes::add);
+                global.file(gitDir.orElse(null)).flatMap(IgnoreRules::parse).ifPresent(excludes::add);
+                return new IgnoreRules(dir, List.copyOf(excludes));
             }
         }
-        return new IgnoreRules(root, Optional.empty());
+        // outside a repository git applies no exclude file, global or not
+        return new IgnoreRules(root, List.of());
     }
 
     /**
@@ -86,11 +95,7 @@ final class IgnoreRules {
                 }
             }
         }
-        if (exclude.isPresent()) {
-            Boolean ignored = exclude.get().checkIgnored(slashes(base.relativize(path)), directory);
-            return Boolean.TRUE.equals(ignored);
-        }
-        return false;
+        return excluded(slashes(base.relativize(path)), directory);
     }
 
     /** The directory the rules are relative to: the repository's top, or the workspace root outside one. */
@@ -154,8 +159,15 @@ final class IgnoreRules {
                 }
             }
         }
-        if (exclude.isPresent()) {
-            return Boolean.TRUE.equals(exclude.get().checkIgnored(fromBase, directory));
+        return excluded(fromBase, directory);
+    }
+
+    private boolean excluded(String fromBase, boolean directory) {
+        for (IgnoreNode node : excludes) {
+            Boolean ignored = node.checkIgnored(fromBase, directory);
+            if (ignored != null) {
+                return ignored;
+            }
         }
         return false;
     }
