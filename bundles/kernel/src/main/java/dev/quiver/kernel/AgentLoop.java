@@ -135,6 +135,7 @@ final class AgentLoop {
         recorder.user(prompt);
         List<CallOutcome> calls = new ArrayList<>();
         Usage turn = Usage.NONE;
+        boolean askedAgain = false;
         for (int step = 1; step <= STEP_CAP; step++) {
             checkCancelled();
             List<RegisteredTool> tools = offered.get();
@@ -143,11 +144,18 @@ final class AgentLoop {
             AiMessage message = withIds(answer.message());
             if (!message.hasToolExecutionRequests()) {
                 String text = message.text() == null ? "" : message.text();
-                // an empty assistant message is rejected by the providers when sent back, so it is not kept
-                if (!text.isBlank()) {
-                    history.add(message);
-                    recorder.assistant(message);
+                if (text.isBlank()) {
+                    // an empty assistant message is rejected by the providers when sent back, so it is
+                    // never kept; the same request is tried once more, then the user is told
+                    if (!askedAgain) {
+                        askedAgain = true;
+                        continue;
+                    }
+                    throw new HostException("The model answered with nothing twice (no text and no tool calls)."
+                            + " Nothing was added to the conversation; send the prompt again or try another model.");
                 }
+                history.add(message);
+                recorder.assistant(message);
                 return new TurnResult(TurnResult.Status.DONE, text, calls, step, turn);
             }
             history.add(message);

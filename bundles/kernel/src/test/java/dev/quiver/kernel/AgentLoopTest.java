@@ -184,14 +184,27 @@ class AgentLoopTest {
     }
 
     @Test
-    void anEmptyAnswerIsNeverSentBackAsAnAssistantMessage() throws Exception {
+    void anEmptyAnswerIsAskedForAgainOnceAndNeverSentBackAsAnAssistantMessage() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text(""), OpenAiStub.text("second"))) {
             AgentLoop loop = loop(stub);
-            assertEquals("", loop.send("one", new TurnListener() { }).answer());
-            assertEquals("second", loop.send("two", new TurnListener() { }).answer());
+            assertEquals("second", loop.send("one", new TurnListener() { }).answer());
+            assertEquals(2, stub.requests().size());
             JsonNode messages = stub.requests().get(1).get("messages");
             for (JsonNode message : messages) {
                 assertFalse("assistant".equals(message.get("role").asText()), messages.toString());
+            }
+        }
+    }
+
+    @Test
+    void twoEmptyAnswersAreAClearErrorAndTheNextPromptStillWorks() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text(""), OpenAiStub.text(" "), OpenAiStub.text("fine"))) {
+            AgentLoop loop = loop(stub);
+            HostException error = assertThrows(HostException.class, () -> loop.send("one", new TurnListener() { }));
+            assertTrue(error.getMessage().startsWith("The model answered with nothing twice"), error.getMessage());
+            assertEquals("fine", loop.send("two", new TurnListener() { }).answer());
+            for (JsonNode message : stub.requests().get(2).get("messages")) {
+                assertFalse("assistant".equals(message.get("role").asText()), "no empty assistant message is sent back");
             }
         }
     }
