@@ -17,8 +17,9 @@ import org.treesitter.TSTree;
  * bodies are data: only the substitutions of an unquoted one are commands.
  *
  * <p>Thread-safe; never throws. Input with NUL characters (which no process argument can hold)
- * or over 1 MiB of UTF-8 is reported incomplete without being parsed. Unpaired surrogates (what
- * is left of invalid UTF-8 in a Java string) are read as U+FFFD and make the parse incomplete. A
+ * or over 1 MiB of UTF-8 is reported incomplete without being parsed. Unpaired surrogates and
+ * U+FFFD (what is left of invalid UTF-8 in a Java string) make the parse incomplete; surrogates are
+ * read as U+FFFD. A
  * parse that exceeds its time budget is reported incomplete, its commands read by a plain
  * tokenizer ({@link FallbackLexer}).
  */
@@ -97,7 +98,9 @@ public final class ShellParser {
             } else if (Character.isHighSurrogate(c) && i + 1 < source.length() && Character.isLowSurrogate(source.charAt(i + 1))) {
                 utf8 += 4;
                 i++;
-            } else if (Character.isSurrogate(c)) {
+            } else if (Character.isSurrogate(c) || c == '\uFFFD') {
+                // U+FFFD is what a lenient decoder leaves of invalid UTF-8 (quiver's stdin, a JSON
+                // parser): the bytes the model sent are not the ones that would run, so never allow
                 unpaired = true;
                 utf8 += 3;
             } else {

@@ -369,6 +369,17 @@ class ShellParserTest {
     }
 
     @Test
+    void theReplacementCharacterLeftByALenientDecoderMakesTheParseIncomplete() {
+        // "touch made\xFF.txt" read by a lenient UTF-8 decoder: what runs would not be what was sent
+        ParsedCommand parsed = ShellParser.parse(new String("touch made\u00FF.txt".getBytes(
+                java.nio.charset.StandardCharsets.ISO_8859_1), java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(parsed.source().contains("\uFFFD"), parsed.source());
+        assertFalse(parsed.complete());
+        assertEquals("touch", parsed.commands().get(0).name().value());
+        assertTrue(ShellParser.parse("touch made-ü.txt").complete(), "valid non-ASCII text is fine");
+    }
+
+    @Test
     void inputOverOneMebibyteIsIncompleteWithoutParsing() {
         ParsedCommand parsed = ShellParser.parse("x".repeat((1 << 20) + 1));
         assertFalse(parsed.complete());
