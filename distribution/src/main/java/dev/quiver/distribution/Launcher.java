@@ -296,8 +296,8 @@ public final class Launcher {
                     // a leftover temporary file is harmless
                 }
             });
-        } catch (IOException ignored) {
-            // a leftover temporary folder is harmless
+        } catch (IOException | java.io.UncheckedIOException ignored) {
+            // a leftover temporary folder is harmless; the shutdown hook may be deleting it too
         }
     }
 
