@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# Decision latency of the permission chain's shell part: parse + guard of a 10-part compound command,
-# in a warm JVM (ShellParserBench in the kernel's test code). Run on demand: bench/decisions.sh
+# Latency of whole permission decisions: CallChain.check — arguments and schema, subjects, the shell
+# parser, the guard, the secrets, the rule table, the strictest of the parts — for a 10-part compound
+# bash command, single commands and path tools, in one warm JVM (DecisionBench in the kernel's test
+# code), with the JVM options of bin/quiver (serial GC, C1 only). Prints Markdown tables of median,
+# p99 and mean microseconds. Run on demand:
+#   bench/decisions.sh [samples per case]
+# BENCH_JAVA_OPTS replaces the JVM options (e.g. BENCH_JAVA_OPTS= for the JDK's defaults, C2 included).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-mvn -o -q -pl bundles/kernel test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath >&2
+mvn -o -q -f bundles/kernel/pom.xml test-compile dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile=target/bench.classpath >&2
 k=bundles/kernel/target
-java -cp "$k/classes:$k/test-classes:$(cat "$k/bench.classpath")" dev.quiver.kernel.shell.ShellParserBench
+opts="${BENCH_JAVA_OPTS--XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# shellcheck disable=SC2086
+java $opts -cp "$k/classes:$k/test-classes:$(cat "$k/bench.classpath")" dev.quiver.kernel.DecisionBench "$@"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

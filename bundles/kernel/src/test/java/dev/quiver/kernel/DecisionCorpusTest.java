@@ -1,7 +1,7 @@
 package dev.quiver.kernel;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.api.Arguments;
@@ -25,19 +25,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shell corpus through the whole decision chain — parser, guard, secrets, rules — with the most
- * permissive configuration a user can write ({@code "bash": "allow"}): every destructive line must
- * still be denied, and no everyday line may be.
+ * The decision corpus ({@code decision-corpus.tsv}) through the whole decision chain — parser,
+ * guard, secrets, rules, the strictest of the parts — with the most permissive configuration a user
+ * can write ({@code "bash": "allow"}). Every line names its exact expected decision (allow, ask or
+ * deny) and its class: every {@code destructive} line must be denied by the guard and every
+ * {@code secret} line by the secret check; an {@code everyday} line that is denied is a false
+ * refusal, and the false-refusal rate is printed. {@code CommandGuardTest} reads the same file:
+ * the guard alone must refuse exactly the {@code destructive} lines.
  */
 class DecisionCorpusTest {
+
+    /** The rule set every corpus line is decided under. */
+    static final String CONFIG = "{\"bash\":\"allow\"}";
+    static final Set<String> CLASSES = Set.of("destructive", "secret", "everyday");
 
     @TempDir
     Path temp;
@@ -61,8 +72,49 @@ class DecisionCorpusTest {
         }
     }
 
+    /** One corpus line: its line number, expected decision, class and command. */
+    record Line(int number, Decision expected, String kind, String command) {
+    }
+
+    static List<Line> corpus() throws Exception {
+        List<Line> lines = new ArrayList<>();
+        List<String> malformed = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                DecisionCorpusTest.class.getResourceAsStream("/decision-corpus.tsv"), StandardCharsets.UTF_8))) {
+            String text;
+            int number = 0;
+            while ((text = in.readLine()) != null) {
+                number++;
+                if (text.isBlank() || text.startsWith("#")) {
+                    continue;
+                }
+                String[] columns = text.split("\t", 3);
+                Decision expected = columns.length == 3 ? decision(columns[0]) : null;
+                if (expected == null || !CLASSES.contains(columns[1])) {
+                    malformed.add(number + ": " + text);
+                    continue;
+                }
+                lines.add(new Line(number, expected, columns[1], columns[2].replace("⏎", "\n")));
+            }
+        }
+        if (!malformed.isEmpty()) {
+            fail("decision-corpus.tsv lines are not <allow|ask|deny><TAB><" + String.join("|", CLASSES)
+                    + "><TAB><command>:\n  " + String.join("\n  ", malformed));
+        }
+        return lines;
+    }
+
+    private static Decision decision(String id) {
+        for (Decision decision : Decision.values()) {
+            if (decision.id().equals(id)) {
+                return decision;
+            }
+        }
+        return null;
+    }
+
     @Test
-    void everyRefusedLineIsDeniedAndNoEverydayLineIsEvenWithBashAllowed() throws Exception {
+    void everyLineGetsItsExactDecisionWithBashAllowed() throws Exception {
         // the corpus treats these folders as git-ignored build output
         Files.writeString(temp.resolve(".gitignore"), "target/\nbuild/\nnode_modules/\ndist/\n");
         for (String folder : List.of("target", "build", "node_modules", "dist")) {
@@ -70,46 +122,57 @@ class DecisionCorpusTest {
         }
         Workspace workspace = new WorkspaceFactoryComponent().open(temp);
         RuleSet allowAll = RuleSet.parse(List.of(Map.entry(temp.resolve("config.json"),
-                new ObjectMapper().readTree("{\"bash\":\"allow\"}"))), new ArrayList<>());
+                new ObjectMapper().readTree(CONFIG))), new ArrayList<>());
+        List<Line> corpus = corpus();
+        ExecutorService workers = Executors.newSingleThreadExecutor();
         try (Framework framework = new Framework()) {
             framework.register(new Bash(), "bash", "execute");
             CallChain chain = new CallChain(workspace, new PermissionEngine(allowAll, workspace, "/home/tester"), List::of,
-                    Executors.newSingleThreadExecutor(), new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
+                    workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
                     new AuditLog(temp, "corpus"), key -> Optional.empty(), tool -> false);
-            int pass = 0;
-            int refuse = 0;
+            List<String> mismatches = new ArrayList<>();
+            List<String> mislabelled = new ArrayList<>();
             List<String> falseRefusals = new ArrayList<>();
-            List<String> misses = new ArrayList<>();
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                    getClass().getResourceAsStream("/shell-corpus.tsv"), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    if (line.isBlank() || line.startsWith("#")) {
-                        continue;
+            Map<Decision, Integer> everyday = new EnumMap<>(Decision.class);
+            int refusedLines = 0;
+            for (Line line : corpus) {
+                Verdict verdict = chain.check(framework.registry.snapshot(), "bash",
+                        new ObjectMapper().writeValueAsString(Map.of("command", line.command())));
+                String shown = line.command().replace("\n", "⏎");
+                String by = line.kind().equals("destructive") ? CallChain.BY_GUARD
+                        : line.kind().equals("secret") ? PermissionEngine.BY_SECRET : null;
+                if (verdict.decision() != line.expected() || by != null && !by.equals(verdict.by())) {
+                    mismatches.add("line " + line.number() + " [" + line.kind() + "] expected " + line.expected().id()
+                            + (by == null ? "" : " by " + by) + ", got " + verdict.decision().id() + " by " + verdict.by() + ": " + shown + "\n      ("
+                            + verdict.reason() + ")");
+                }
+                if (line.kind().equals("everyday")) {
+                    everyday.merge(verdict.decision(), 1, Integer::sum);
+                    if (verdict.decision() == Decision.DENY) {
+                        falseRefusals.add(shown + " => " + verdict.reason());
                     }
-                    int tab = line.indexOf('\t');
-                    String expected = line.substring(0, tab);
-                    String command = line.substring(tab + 1).replace("⏎", "\n");
-                    Verdict verdict = chain.check(framework.registry.snapshot(), "bash",
-                            new ObjectMapper().writeValueAsString(Map.of("command", command)));
-                    if (expected.equals("refuse")) {
-                        refuse++;
-                        if (verdict.decision() != Decision.DENY) {
-                            misses.add(command + " => " + verdict);
-                        }
-                    } else {
-                        pass++;
-                        if (verdict.decision() == Decision.DENY) {
-                            falseRefusals.add(command + " => " + verdict);
-                        }
+                } else {
+                    refusedLines++;
+                    if (line.expected() != Decision.DENY) {
+                        mislabelled.add("line " + line.number() + " [" + line.kind() + "] must expect deny: " + shown);
                     }
                 }
             }
-            System.out.printf("decision corpus: %d everyday commands, %d falsely refused (%.1f%%); %d destructive, %d not "
-                    + "denied%n", pass, falseRefusals.size(), 100.0 * falseRefusals.size() / pass, refuse, misses.size());
-            assertTrue(pass >= 100 && refuse + pass >= 200, "corpus size " + pass + "/" + refuse);
-            assertEquals(List.of(), misses);
-            assertEquals(List.of(), falseRefusals);
+            int everydayLines = corpus.size() - refusedLines;
+            System.out.printf("decision corpus (%s): %d commands; %d everyday: %d allowed, %d asked, %d falsely refused "
+                    + "(false-refusal rate %.1f%%); %d destructive or secret, all expected deny%n", CONFIG, corpus.size(),
+                    everydayLines, everyday.getOrDefault(Decision.ALLOW, 0), everyday.getOrDefault(Decision.ASK, 0),
+                    falseRefusals.size(), 100.0 * falseRefusals.size() / Math.max(1, everydayLines), refusedLines);
+            falseRefusals.forEach(refusal -> System.out.println("  false refusal: " + refusal));
+            assertTrue(corpus.size() >= 200 && everydayLines >= 100 && refusedLines >= 100,
+                    "corpus size " + corpus.size() + " (" + everydayLines + " everyday, " + refusedLines + " refused)");
+            if (!mislabelled.isEmpty() || !mismatches.isEmpty()) {
+                fail(mismatches.size() + " of " + corpus.size() + " corpus lines did not get their expected decision under "
+                        + CONFIG + ":\n  " + String.join("\n  ", mismatches)
+                        + (mislabelled.isEmpty() ? "" : "\nmislabelled:\n  " + String.join("\n  ", mislabelled)));
+            }
+        } finally {
+            workers.shutdownNow();
         }
     }
 }

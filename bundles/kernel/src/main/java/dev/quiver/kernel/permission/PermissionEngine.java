@@ -227,6 +227,12 @@ public final class PermissionEngine {
         if (HARMLESS_DEVICES.contains(value) || value.matches("\\d+|-")) {
             return true;
         }
+        // bash expands a leading ~ in a redirection target: ~/x is in the home folder, ~user/x elsewhere
+        if ((value.equals("~") || value.startsWith("~/")) && home != null && !home.isEmpty()) {
+            value = home + value.substring(1);
+        } else if (value.startsWith("~")) {
+            return false;
+        }
         try {
             workspace.resolve(value);
             return true;

@@ -43,7 +43,9 @@ class CommandGuardTest {
 
     static Stream<Arguments> corpus() throws IOException {
         List<Arguments> lines = new ArrayList<>();
-        try (InputStream in = CommandGuardTest.class.getResourceAsStream("/shell-corpus.tsv")) {
+        // the decision corpus: <allow|ask|deny> TAB <everyday|destructive|secret> TAB <command>; the guard
+        // alone must refuse exactly the destructive lines (secrets are the secret check's, not the guard's)
+        try (InputStream in = CommandGuardTest.class.getResourceAsStream("/decision-corpus.tsv")) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             int number = 0;
             for (String line : text.split("\n", -1)) {
@@ -51,12 +53,12 @@ class CommandGuardTest {
                 if (line.isBlank() || line.startsWith("#")) {
                     continue;
                 }
-                int tab = line.indexOf('\t');
-                String expected = line.substring(0, tab);
-                if (!expected.equals("refuse") && !expected.equals("pass")) {
+                String[] columns = line.split("\t", 3);
+                if (columns.length != 3) {
                     throw new IllegalStateException("line " + number + ": " + line);
                 }
-                lines.add(Arguments.of(number, expected, line.substring(tab + 1).replace("⏎", "\n")));
+                String expected = columns[1].equals("destructive") ? "refuse" : "pass";
+                lines.add(Arguments.of(number, expected, columns[2].replace("⏎", "\n")));
             }
         }
         return lines.stream();
