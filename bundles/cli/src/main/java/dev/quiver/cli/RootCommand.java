@@ -61,7 +61,7 @@ final class RootCommand implements Callable<Integer> {
 
     Session open(CommonOptions options, boolean interactive, PrintStream headerStream, java.util.Optional<String> resume) {
         Session session = kernel.open(options.session(interactive, resume));
-        headerStream.println(Header.line(version, session));
+        headerStream.println(Header.line(version, session, services.shell()));
         for (String warning : session.warnings()) {
             headerStream.println("warning: " + warning);
         }

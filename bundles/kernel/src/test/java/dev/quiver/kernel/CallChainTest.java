@@ -326,6 +326,145 @@ class CallChainTest {
         assertEquals(1, plugin.calls.get());
     }
 
+    /*
+     * run_checks: the rules match the target name; every command it discovered is judged by the guard
+     * (and the shell checks), a refusal wins. ChecksTool names its subjects as RunChecksTool does (the
+     * target, then each command; RunChecksToolTest pins that shape), so this is the real decision.
+     */
+
+    private CallChain checks(String permission) throws Exception {
+        framework.register(checksTool, "run_checks", "execute", Tool.SET, "extra");
+        return chain(new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
+                rules("{\"run_checks\":" + permission + "}"));
+    }
+
+    private Verdict checkVerdict(CallChain chain, String target) {
+        return chain.check(framework.registry.snapshot(), "run_checks", "{\"target\":\"" + target + "\"}");
+    }
+
+    private final ChecksTool checksTool = new ChecksTool();
+
+    @Test
+    void runChecksRulesMatchTheTargetNameNotTheDiscoveredCommands() throws Exception {
+        CallChain chain = checks("{\"test\":\"allow\"}");
+        Verdict test = checkVerdict(chain, "test");
+        assertEquals(Decision.ALLOW, test.decision(), test.reason());
+        assertEquals("rule", test.by());
+        assertEquals("rule \"test\" for run_checks (allow, from /cfg/config.json)", test.reason());
+        CallOutcome ran = run(chain, "run_checks", "{\"target\":\"test\"}");
+        assertEquals(Status.OK, ran.status(), ran.output());
+        assertEquals(List.of("./check.sh test"), checksTool.ran);
+        // a target no rule names keeps the default of an execute tool, and all is a name of its own
+        assertEquals(Decision.ASK, checkVerdict(chain, "lint").decision());
+        assertEquals("default", checkVerdict(chain, "lint").by());
+        assertEquals(Decision.ASK, checkVerdict(chain, "all").decision());
+        assertEquals(Status.DENIED, run(chain, "run_checks", "{\"target\":\"lint\"}").status());
+        assertEquals(List.of("./check.sh test"), checksTool.ran);
+    }
+
+    @Test
+    void runChecksDenyRuleDenies() throws Exception {
+        CallChain chain = checks("{\"*\":\"deny\"}");
+        Verdict verdict = checkVerdict(chain, "test");
+        assertEquals(new Verdict(Decision.DENY, "rule", "rule \"*\" for run_checks (deny, from /cfg/config.json)"),
+                verdict);
+        assertEquals(Status.DENIED, run(chain, "run_checks", "{\"target\":\"test\"}").status());
+        CallChain mixed = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5),
+                rules("{\"run_checks\":{\"*\":\"allow\",\"lint\":\"deny\"}}"));
+        assertEquals(Decision.DENY, checkVerdict(mixed, "lint").decision(), "yolo does not pass a deny rule");
+        assertEquals(Decision.ALLOW, checkVerdict(mixed, "test").decision());
+        assertEquals(List.of(), checksTool.ran);
+    }
+
+    @Test
+    void runChecksDiscoveredDestructiveCommandIsRefusedByTheGuardWhateverTheRules() throws Exception {
+        CallChain chain = checks("{\"*\":\"allow\"}");
+        Verdict wipe = checkVerdict(chain, "wipe");
+        assertEquals(Decision.DENY, wipe.decision());
+        assertEquals("guard", wipe.by());
+        assertTrue(wipe.reason().startsWith("Refused `rm -rf src`"), wipe.reason());
+        CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5),
+                rules("{\"run_checks\":{\"wipe\":\"allow\"}}"));
+        CallOutcome refused = run(yolo, "run_checks", "{\"target\":\"wipe\"}");
+        assertEquals(Status.DENIED, refused.status());
+        assertTrue(refused.output().startsWith("Refused by the guard: Refused `rm -rf src`"), refused.output());
+        // a command that reads a secret is refused as bash's would be; an allowed target runs
+        assertEquals(new Verdict(Decision.DENY, "secret", "cat .env: it reads .env, which holds secrets by its name; "
+                + "that is refused. Ask the user for the value you need."), checkVerdict(chain, "peek"));
+        assertEquals(Status.OK, run(chain, "run_checks", "{\"target\":\"test\"}").status());
+        assertEquals(List.of("./check.sh test"), checksTool.ran);
+    }
+
+    @Test
+    void runChecksApprovalOffersToAlwaysAllowTheTarget() throws Exception {
+        framework.register(checksTool, "run_checks", "execute", Tool.SET, "extra");
+        CallChain chain = chain(new CallChain.Modes(false, true, false), Duration.ofSeconds(5), RuleSet.empty());
+        List<ApprovalRequest> asked = new ArrayList<>();
+        TurnListener always = new TurnListener() {
+            @Override
+            public Approval approve(ApprovalRequest request) {
+                asked.add(request);
+                return Approval.always();
+            }
+        };
+        assertEquals(Status.OK, chain.run(framework.registry.snapshot(), "run_checks", "{\"target\":\"lint\"}",
+                always).status());
+        assertEquals(1, asked.size());
+        assertEquals(Optional.of("lint"), asked.get(0).pattern());
+        assertEquals("lint\nnpm run lint", asked.get(0).subject());
+        assertEquals(Status.OK, chain.run(framework.registry.snapshot(), "run_checks", "{\"target\":\"lint\"}",
+                always).status());
+        assertEquals(1, asked.size(), "the granted target runs unasked");
+        assertEquals(Decision.ASK, chain.check(framework.registry.snapshot(), "run_checks", "{\"target\":\"test\"}")
+                .decision());
+    }
+
+    /** Names its subjects as run_checks does: the target, then every command the target runs. */
+    static final class ChecksTool implements Tool {
+        static final java.util.Map<String, List<String>> CHECKS = new java.util.LinkedHashMap<>();
+
+        static {
+            CHECKS.put("test", List.of("./check.sh test"));
+            CHECKS.put("lint", List.of("npm run lint"));
+            CHECKS.put("all", List.of("./check.sh test", "npm run lint"));
+            CHECKS.put("wipe", List.of("./check.sh test && rm -rf src"));
+            CHECKS.put("peek", List.of("cat .env"));
+        }
+
+        final List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public dev.quiver.api.ToolSpec spec() {
+            return new dev.quiver.api.ToolSpec("run_checks", "Run checks.",
+                    "{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\"}}}");
+        }
+
+        @Override
+        public List<dev.quiver.api.Subject> subjects(dev.quiver.api.Arguments arguments) throws dev.quiver.api.ToolException {
+            return List.of(dev.quiver.api.Subject.name(arguments.string("target", "all")));
+        }
+
+        @Override
+        public List<dev.quiver.api.Subject> subjects(dev.quiver.api.Arguments arguments, Workspace workspace)
+                throws dev.quiver.api.ToolException {
+            String target = arguments.string("target", "all");
+            List<dev.quiver.api.Subject> subjects = new ArrayList<>();
+            subjects.add(dev.quiver.api.Subject.name(target));
+            for (String command : CHECKS.getOrDefault(target, List.of())) {
+                subjects.add(dev.quiver.api.Subject.command(command));
+            }
+            return subjects;
+        }
+
+        @Override
+        public dev.quiver.api.ToolResult call(dev.quiver.api.Arguments arguments, dev.quiver.api.ToolContext context)
+                throws dev.quiver.api.ToolException {
+            List<String> commands = CHECKS.get(arguments.string("target", "all"));
+            ran.addAll(commands);
+            return dev.quiver.api.ToolResult.of("ran " + commands);
+        }
+    }
+
     /** A tool with a path argument, as file tools have. */
     static final class PathTool implements Tool {
         final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();

@@ -299,19 +299,98 @@ class ProcessShellTest {
         String marker = "quiver-grandchild-" + UUID.randomUUID();
         // longer than a slow login profile takes (see TIMEOUTS_OUTLAST_THE_PROFILE)
         long timeoutMillis = 2000;
+        Path pidFile = dir.resolve("pids");
+        // watched from outside, through the pids' /proc entries, while the call runs
+        GoneWatch watch = new GoneWatch(pidFile, 2);
+        Thread watcher = new Thread(watch, "gone-watch");
+        watcher.setDaemon(true);
+        watcher.setPriority(Thread.MAX_PRIORITY);
+        watcher.start();
+        // opening the workspace is the test's setup, not the call: under load it alone can take most of a second
+        TestContext context = TestContext.in(dir);
         long started = System.nanoTime();
         // bash starts a child shell that starts a grandchild; then bash itself sleeps in the foreground
         Result result = run("bash -c '(exec -a " + marker + " sleep 100) & echo $! >> pids; wait' & echo $! >> pids; "
-                + "exec -a " + marker + " sleep 100", Duration.ofMillis(timeoutMillis), TestContext.in(dir));
-        long returnedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                + "exec -a " + marker + " sleep 100", Duration.ofMillis(timeoutMillis), context);
         assertEquals(Result.End.TIMED_OUT, result.end());
-        // the call returns only once the tree is gone: looked at from outside, nothing of it runs
-        List<Long> pids = Processes.pids(dir.resolve("pids"));
+        watcher.join(10_000);
+        assertFalse(watcher.isAlive(), "the watcher saw the processes end");
+        List<Long> pids = Processes.pids(pidFile);
         assertEquals(2, pids.size(), "the child and the grandchild recorded their pids: " + pids);
         assertEquals(List.of(), pids.stream().filter(Processes::running).toList());
         assertEquals(List.of(), Processes.withMarker(marker));
-        // "within a second or so": generous slack for a loaded machine
-        assertTrue(returnedAfter < timeoutMillis + 3000, "returned " + returnedAfter + " ms after the start");
+
+        long limit = started + TimeUnit.MILLISECONDS.toNanos(timeoutMillis + 1000);
+        long timedOut = started + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        assertTrue(watch.seenAllRunning, "both processes were seen running before the timeout: " + pids);
+        String when = "last seen running " + millisAfter(timedOut, watch.lastSeenRunning) + " ms after the timeout, "
+                + "first seen gone " + millisAfter(timedOut, watch.firstSeenGone) + " ms after it";
+        // seen running more than a second after the timeout: certainly too late
+        assertTrue(watch.lastSeenRunning - limit < 0, when);
+        // first seen gone after that second: too late too, unless the watcher itself was not scheduled
+        // in between (a loaded machine), when all that is known is that they were gone by then
+        long gap = watch.firstSeenGone - watch.lastSeenRunning;
+        assertTrue(watch.firstSeenGone - limit < 0 || gap > TimeUnit.MILLISECONDS.toNanos(GoneWatch.TRUSTED_GAP_MILLIS),
+                when);
+    }
+
+    private static long millisAfter(long from, long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos - from);
+    }
+
+    /**
+     * Polls the /proc entries of the pids a command writes to a file, from outside the shell: when
+     * each was last seen running and when all were first seen gone ({@link Processes#running}; a
+     * zombie is gone).
+     */
+    private static final class GoneWatch implements Runnable {
+        /** A gap between two looks longer than this says the watcher was not scheduled, not when they went. */
+        static final long TRUSTED_GAP_MILLIS = 100;
+        private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+        private final Path pidFile;
+        private final int expected;
+        volatile boolean seenAllRunning;
+        volatile long lastSeenRunning;
+        volatile long firstSeenGone;
+
+        GoneWatch(Path pidFile, int expected) {
+            this.pidFile = pidFile;
+            this.expected = expected;
+        }
+
+        @Override
+        public void run() {
+            long begun = System.nanoTime();
+            List<Long> pids = List.of();
+            while (System.nanoTime() - begun < GIVE_UP_NANOS) {
+                long now = System.nanoTime();
+                if (pids.size() < expected) {
+                    try {
+                        pids = Processes.pids(pidFile);
+                    } catch (IOException | NumberFormatException notYet) {
+                        pids = List.of();
+                    }
+                }
+                if (pids.size() >= expected) {
+                    long running = pids.stream().filter(Processes::running).count();
+                    if (running == pids.size()) {
+                        seenAllRunning = true;
+                    }
+                    if (running > 0) {
+                        lastSeenRunning = now;
+                    } else if (seenAllRunning) {
+                        firstSeenGone = now;
+                        return;
+                    }
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
     }
 
     @Test

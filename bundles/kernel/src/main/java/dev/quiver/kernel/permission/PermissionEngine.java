@@ -20,6 +20,13 @@ import java.util.Set;
  * Decides a call from its subjects: secrets first, then the tool's rule table (or its defaults),
  * then the session's grants where that would ask. A call with several subjects — every path of a
  * multi-path tool, every simple command of a shell line — gets the strictest of their decisions.
+ *
+ * <p>A call that names {@link Subject.Kind#NAME} subjects besides its {@link Subject.Kind#COMMAND}
+ * subjects ({@code run_checks}: the target, then the commands it will run) is matched by its rule
+ * table on the names only. Its commands are not rule subjects of that tool — a table written for
+ * target names could never match them — but each is still judged as a shell command apart from the
+ * table: a secret it reads is refused, a computed command word, an incomplete parse or a write
+ * outside the workspace asks. (The guard judges every command before the engine.)
  */
 public final class PermissionEngine {
 
@@ -56,13 +63,14 @@ public final class PermissionEngine {
         Fallback fallback = new Fallback(decision, autoApproved
                 ? tool + " comes from a trusted bundle that asks for its tools to run unasked."
                 : defaultReason(tool, access, decision));
+        boolean rulesOnNames = rulesOnNames(subjects);
         List<Part> parts = new ArrayList<>();
         int command = 0;
         for (Subject subject : subjects) {
             switch (subject.kind()) {
                 case PATH -> parts.add(path(tool, access, subject.value(), table, fallback));
                 case COMMAND -> parts.addAll(shell(tool, access, command < commands.size() ? commands.get(command++) : null,
-                        table, fallback));
+                        table, fallback, !rulesOnNames));
                 default -> parts.add(plain(tool, access, subject.value(), table, fallback));
             }
         }
@@ -87,7 +95,14 @@ public final class PermissionEngine {
         String reason = granted.size() > 1 && strictest.decision() != Decision.ALLOW
                 ? shorten(strictest.text()) + ": " + strictest.reason() : strictest.reason();
         Verdict verdict = new Verdict(strictest.decision(), strictest.by(), reason);
-        return new Decided(verdict, strictest.rule(), verdict.decision() == Decision.ASK ? grant(granted, subjects) : List.of());
+        return new Decided(verdict, strictest.rule(), verdict.decision() == Decision.ASK
+                ? grant(granted, subjects, rulesOnNames) : List.of());
+    }
+
+    /** Whether the rules match a call's names rather than its commands: it names both (see the class comment). */
+    private static boolean rulesOnNames(List<Subject> subjects) {
+        return subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.NAME)
+                && subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);
     }
 
     private static Decision defaultDecision(String tool, Access access) {
@@ -141,7 +156,13 @@ public final class PermissionEngine {
                 && r.pattern().equals(relative));
     }
 
-    private List<Part> shell(String tool, Access access, ParsedCommand parsed, Optional<List<Rule>> table, Fallback fallback) {
+    /**
+     * The parts of one shell line: each simple command against the table (when {@code ruled}), and
+     * what no rule can allow — secrets, computed command words, writes outside the workspace, an
+     * incomplete parse.
+     */
+    private List<Part> shell(String tool, Access access, ParsedCommand parsed, Optional<List<Rule>> table, Fallback fallback,
+            boolean ruled) {
         List<Part> parts = new ArrayList<>();
         if (parsed == null) {
             parts.add(new Part("?", Decision.ASK, BY_DEFAULT, "the command could not be read; it needs approval.",
@@ -163,7 +184,9 @@ public final class PermissionEngine {
                         Optional.empty(), false));
                 continue;
             }
-            parts.add(decideText(tool, access, text, List.of(text), table, fallback));
+            if (ruled) {
+                parts.add(decideText(tool, access, text, List.of(text), table, fallback));
+            }
             for (Redirect redirect : command.redirects()) {
                 if (writes(redirect) && !insideWorkspace(redirect.target())) {
                     parts.add(new Part(text, Decision.ASK, BY_DEFAULT, "it writes to " + shorten(redirect.target().value())
@@ -176,7 +199,7 @@ public final class PermissionEngine {
                     "the command could not be parsed completely, so it cannot be allowed without approval.",
                     Optional.empty(), false));
         }
-        if (parts.isEmpty()) {
+        if (parts.isEmpty() && ruled) {
             parts.add(decideText(tool, access, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
         }
         return parts;
@@ -241,16 +264,20 @@ public final class PermissionEngine {
         }
     }
 
-    /** What "always allow" grants: one pattern per asked part; nothing when a part could not be judged. */
-    private static List<String> grant(List<Part> parts, List<Subject> subjects) {
+    /**
+     * What "always allow" grants: one pattern per asked part; nothing when a part could not be judged.
+     * A name (a check target) grants itself.
+     */
+    private static List<String> grant(List<Part> parts, List<Subject> subjects, boolean rulesOnNames) {
         List<String> patterns = new ArrayList<>();
-        boolean command = subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);
+        boolean command = !rulesOnNames && subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);
         for (Part part : parts) {
             if (part.decision() == Decision.DENY || (part.decision() == Decision.ASK && !part.grantable())) {
                 return List.of();
             }
             if (part.decision() == Decision.ASK) {
-                String pattern = command ? commandPattern(part.text()) : pathPattern(part.text());
+                String pattern = rulesOnNames ? part.text()
+                        : command ? commandPattern(part.text()) : pathPattern(part.text());
                 if (!patterns.contains(pattern)) {
                     patterns.add(pattern);
                 }

@@ -26,11 +26,13 @@ import org.osgi.service.component.annotations.Reference;
  * {@link Shell} service, so with the same sandbox as {@code bash}; pass or fail per command with its
  * first error lines.
  *
- * <p>A discovered command is not trusted because it was discovered: the call names each command it
- * will run as a {@link Subject.Kind#COMMAND} subject, so the kernel's shell parser, guard and rules
- * judge it as they judge {@code bash}, and the target as a {@link Subject.Kind#NAME} subject. Naming
- * the commands needs the workspace, which {@link #subjects(Arguments, Workspace)} receives; a call
- * whose commands were not named that way (or changed since) is refused rather than run unchecked.
+ * <p>A discovered command is not trusted because it was discovered: the call names the target as a
+ * {@link Subject.Kind#NAME} subject, which {@code run_checks}' permission rules match, and each command
+ * it will run as a {@link Subject.Kind#COMMAND} subject, which the kernel parses and its guard judges
+ * as it does {@code bash}'s (a refusal wins over any rule; a secret read is refused, a computed command
+ * word asks). Naming the commands needs the workspace, which {@link #subjects(Arguments, Workspace)}
+ * receives; a call whose commands were not named that way (or changed since) is refused rather than
+ * run unchecked.
  */
 @Component(property = {Tool.NAME + "=run_checks", Tool.SET + "=extra", Tool.ACCESS + "=execute"})
 public class RunChecksTool implements Tool {
