@@ -9,6 +9,7 @@ import dev.quiver.api.host.Session;
 import dev.quiver.api.host.TurnResult;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -129,8 +130,12 @@ final class RootCommand implements Callable<Integer> {
         if (result.status() == TurnResult.Status.STEP_LIMIT) {
             return ExitCodes.STEP_LIMIT;
         }
-        boolean refused = result.calls().stream().anyMatch(call -> call.status() == CallOutcome.Status.DENIED);
-        return refused ? ExitCodes.DENIED : ExitCodes.OK;
+        // "stopped by a refusal the task needed": the model ended its turn on a refused call; a refusal it
+        // then worked around (a later call ran) does not fail the task
+        List<CallOutcome> calls = result.calls();
+        boolean stoppedByRefusal = !calls.isEmpty()
+                && calls.get(calls.size() - 1).status() == CallOutcome.Status.DENIED;
+        return stoppedByRefusal ? ExitCodes.DENIED : ExitCodes.OK;
     }
 
     private static ObjectNode turnJson(TurnResult result, int exit) {
