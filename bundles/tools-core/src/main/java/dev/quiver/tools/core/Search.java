@@ -1,6 +1,5 @@
 package dev.quiver.tools.core;
 
-import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import dev.quiver.api.Text;
 import dev.quiver.api.Workspace;
@@ -227,7 +226,7 @@ final class Search {
     private final class Worker implements AutoCloseable {
         final ByteBuffer direct = ByteBuffer.allocateDirect(DIRECT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         byte[] buffer = new byte[1 << 20];
-        final Matcher matcher = query.regex().matcher("");
+        final LineMatcher matcher = new LineMatcher(query.regex());
         /** The folder of the last file, held open so that its files are opened relative to it (openat). */
         private String folder;
         private SecureDirectoryStream<Path> folderStream;
@@ -436,7 +435,7 @@ final class Search {
             lineNumber += Needle.lineEnds(bytes, counted, start, length);
             counted = start;
             String line = new String(bytes, start, end - start, charset);
-            if (worker.matcher.reset(line).find()) {
+            if (worker.matcher.find(line)) {
                 lines.add(matchLine(relative, lineNumber, line));
                 matches++;
                 if (matches > query.maxHits()) {
@@ -453,7 +452,7 @@ final class Search {
         List<String> all = Text.lines(text);
         List<Integer> hits = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
-            if (worker.matcher.reset(all.get(i)).find()) {
+            if (worker.matcher.find(all.get(i))) {
                 hits.add(i);
                 if (hits.size() > query.maxHits()) {
                     break;
