@@ -104,7 +104,7 @@ final class KernelSession implements Session {
         }
         this.chain = new CallChain(workspace, engine, guards, workers,
                 new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
-                new AuditLog(workspace.root(), recorder.id()), config::plain, trusted);
+                new AuditLog(workspace.root(), recorder.id()), config::plain, trusted, registry::wasUnloaded);
         this.context = new SessionContextImpl(this::id, workspace.root(), config);
         found.addAll(0, config.warnings());
         this.warnings = List.copyOf(found);
@@ -201,13 +201,17 @@ final class KernelSession implements Session {
         chain.cancelAll();
     }
 
+    private static HostException noProvider(String provider) {
+        return new HostException("No model provider '" + provider + "' is running: its bundle is missing or stopped "
+                + "(Quiver ships openai, anthropic and ollama).");
+    }
+
     @Override
     public void switchModel(String spec) {
         ModelChoice choice = ModelChoice.parse(spec, model.flatMap(ModelChoice::baseUrl).filter(url -> model.get()
                 .provider().equals(spec.substring(0, spec.indexOf('/')))));
         if (providers.apply(choice.provider()).isEmpty()) {
-            throw new HostException("No model provider '" + choice.provider() + "' is installed (try openai, anthropic "
-                    + "or ollama).");
+            throw noProvider(choice.provider());
         }
         model = Optional.of(choice);
         AgentLoop current = loop;
@@ -268,8 +272,7 @@ final class KernelSession implements Session {
             private StreamingChatModel streaming;
 
             private synchronized ModelProvider provider() {
-                ModelProvider provider = providers.apply(choice.provider()).orElseThrow(() -> new HostException(
-                        "No model provider '" + choice.provider() + "' is installed (try openai, anthropic or ollama)."));
+                ModelProvider provider = providers.apply(choice.provider()).orElseThrow(() -> noProvider(choice.provider()));
                 if (provider != builtBy) {
                     try {
                         chat = provider.chatModel(settings);
