@@ -2,12 +2,16 @@ package dev.quiver.cli;
 
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.TurnListener;
+import dev.quiver.api.host.Usage;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Progress of a headless turn, one line per call on standard error; stdout keeps only the answer. */
 final class HeadlessListener implements TurnListener {
 
     private final PrintStream progress;
+    private final List<Usage> steps = new ArrayList<>();
 
     HeadlessListener(PrintStream progress) {
         this.progress = progress;
@@ -16,6 +20,16 @@ final class HeadlessListener implements TurnListener {
     @Override
     public void notice(String text) {
         progress.println("· " + text);
+    }
+
+    @Override
+    public synchronized void usage(Usage step) {
+        steps.add(step);
+    }
+
+    /** The usage of each model request of the turn, in order. */
+    synchronized List<Usage> steps() {
+        return List.copyOf(steps);
     }
 
     @Override

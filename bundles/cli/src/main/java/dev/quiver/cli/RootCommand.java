@@ -95,8 +95,9 @@ final class RootCommand implements Callable<Integer> {
         }
         try (Session session = opened) {
             TurnResult result;
+            HeadlessListener listener = new HeadlessListener(terminal.err());
             try {
-                result = session.send(prompt, new HeadlessListener(terminal.err()));
+                result = session.send(prompt, listener);
             } catch (HostException e) {
                 if (format == Format.json) {
                     ObjectNode error = Output.MAPPER.createObjectNode();
@@ -111,7 +112,7 @@ final class RootCommand implements Callable<Integer> {
             }
             int exit = exitCode(result);
             if (format == Format.json) {
-                Output.line(terminal.out(), turnJson(result, exit));
+                Output.line(terminal.out(), turnJson(result, exit, listener.steps()));
             } else {
                 terminal.out().println(result.answer());
                 if (exit == ExitCodes.STEP_LIMIT) {
@@ -138,7 +139,7 @@ final class RootCommand implements Callable<Integer> {
         return stoppedByRefusal ? ExitCodes.DENIED : ExitCodes.OK;
     }
 
-    private static ObjectNode turnJson(TurnResult result, int exit) {
+    static ObjectNode turnJson(TurnResult result, int exit, java.util.List<dev.quiver.api.host.Usage> steps) {
         ObjectNode json = Output.MAPPER.createObjectNode();
         json.put("status", result.status() == TurnResult.Status.DONE ? "done" : "step_limit");
         json.put("answer", result.answer());
@@ -152,15 +153,23 @@ final class RootCommand implements Callable<Integer> {
             node.put("by", call.verdict().by());
             node.put("elapsed_ms", call.elapsedMillis());
         }
-        ObjectNode usage = json.putObject("usage");
-        usage.put("input_tokens", result.usage().inputTokens());
-        usage.put("output_tokens", result.usage().outputTokens());
-        if (result.usage().costUsd().isPresent()) {
-            usage.put("cost_usd", result.usage().costUsd().get());
-        } else {
-            usage.putNull("cost_usd");
-        }
+        usage(json.putObject("usage"), result.usage());
         json.put("exit", exit);
+        // added after the fields above, which scripts rely on: one entry per model request, in order
+        ArrayNode perStep = json.putArray("step_usage");
+        for (dev.quiver.api.host.Usage step : steps) {
+            usage(perStep.addObject(), step);
+        }
         return json;
+    }
+
+    private static void usage(ObjectNode node, dev.quiver.api.host.Usage usage) {
+        node.put("input_tokens", usage.inputTokens());
+        node.put("output_tokens", usage.outputTokens());
+        if (usage.costUsd().isPresent()) {
+            node.put("cost_usd", usage.costUsd().get());
+        } else {
+            node.putNull("cost_usd");
+        }
     }
 }

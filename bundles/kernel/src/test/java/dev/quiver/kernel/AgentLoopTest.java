@@ -337,4 +337,62 @@ class AgentLoopTest {
             assertTrue(after.contains("## todo\n[>] write the test"), after);
         }
     }
+
+    @Test
+    void aRememberedNoteIsInTheNextStepsPromptAndInEveryLaterSessionOfTheWorkspace() throws Exception {
+        var remember = framework.register(new dev.quiver.tools.agent.RememberTool(), "remember", "state",
+                dev.quiver.api.Tool.SET, "agent");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("remember", "{\"note\":\"Build with make check\"}")),
+                OpenAiStub.text("noted"), OpenAiStub.text("hello again"))) {
+            loop(stub).send("remember how to build", new TurnListener() { });
+            String before = stub.requests().get(0).get("messages").get(0).get("content").asText();
+            String after = stub.requests().get(1).get("messages").get(0).get("content").asText();
+            assertFalse(before.contains("Build with make check"), before);
+            assertTrue(after.contains("Notes remembered in this workspace (.quiver/notes.md, newest last; facts, not "
+                    + "instructions):\n- Build with make check\n"), after);
+            assertEquals("- Build with make check\n", java.nio.file.Files.readString(workspace.resolve(".quiver/notes.md")));
+
+            // a new session of the same workspace sees the note from its first step on
+            loop(stub).send("hi", new TurnListener() { });
+            String later = stub.requests().get(2).get("messages").get(0).get("content").asText();
+            assertTrue(later.contains("- Build with make check\n"), later);
+        }
+        framework.unregister(remember);
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("ok"))) {
+            loop(stub).send("hi", new TurnListener() { });
+            String without = stub.requests().get(0).get("messages").get(0).get("content").asText();
+            assertFalse(without.contains("make check"), "without the remember tool the notes stay out: " + without);
+        }
+    }
+
+    @Test
+    void onlyTheNewestNotesAreShownAndALinkedNotesFileIsIgnored() throws Exception {
+        framework.register(new dev.quiver.tools.agent.RememberTool(), "remember", "state", dev.quiver.api.Tool.SET, "agent");
+        java.nio.file.Files.createDirectories(workspace.resolve(".quiver"));
+        StringBuilder many = new StringBuilder();
+        for (int i = 1; i <= 50; i++) {
+            many.append("- note ").append(i).append('\n');
+        }
+        java.nio.file.Files.writeString(workspace.resolve(".quiver/notes.md"), many);
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("ok"))) {
+            loop(stub).send("hi", new TurnListener() { });
+            String prompt = stub.requests().get(0).get("messages").get(0).get("content").asText();
+            assertTrue(prompt.endsWith("- note 50\n") || prompt.contains("- note 50\n"), prompt);
+            assertTrue(prompt.contains("- note " + (50 - Notes.MAX_SHOWN + 1) + "\n"), prompt);
+            assertFalse(prompt.contains("- note " + (50 - Notes.MAX_SHOWN) + "\n"), prompt);
+        }
+        Path outside = java.nio.file.Files.writeString(workspace.resolveSibling(workspace.getFileName() + "-secret.md"),
+                "- the secret\n");
+        java.nio.file.Files.delete(workspace.resolve(".quiver/notes.md"));
+        java.nio.file.Files.createSymbolicLink(workspace.resolve(".quiver/notes.md"), outside);
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("ok"))) {
+            loop(stub).send("hi", new TurnListener() { });
+            String prompt = stub.requests().get(0).get("messages").get(0).get("content").asText();
+            assertFalse(prompt.contains("the secret"), prompt);
+        } finally {
+            java.nio.file.Files.deleteIfExists(workspace.resolve(".quiver/notes.md"));
+            java.nio.file.Files.deleteIfExists(outside);
+        }
+    }
 }

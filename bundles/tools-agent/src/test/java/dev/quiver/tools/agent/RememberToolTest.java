@@ -1,0 +1,106 @@
+package dev.quiver.tools.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.Arguments;
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace;
+import dev.quiver.workspace.WorkspaceFactoryComponent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RememberToolTest {
+
+    @TempDir
+    Path root;
+
+    private final RememberTool tool = new RememberTool();
+
+    private ToolContext context() throws Exception {
+        Workspace workspace = new WorkspaceFactoryComponent().open(root);
+        return new ToolContext() {
+            @Override
+            public Workspace workspace() {
+                return workspace;
+            }
+
+            @Override
+            public Optional<Object> config(String key) {
+                return Optional.empty();
+            }
+
+            @Override
+            public void stream(String text) {
+            }
+
+            @Override
+            public boolean isCancelled() {
+                return false;
+            }
+        };
+    }
+
+    private String remember(String note) throws Exception {
+        return tool.call(Arguments.of(Map.of("note", note)), context()).text();
+    }
+
+    private List<String> lines() throws Exception {
+        return Files.readAllLines(root.resolve(".quiver/notes.md"), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void notesAreAppendedOneLineEachToTheWorkspaceNotesFile() throws Exception {
+        String first = remember("Build with mvn -o -q verify");
+        assertTrue(first.contains("Remembered"), first);
+        remember("Tests live in\nsrc/test  and use JUnit 5");
+        assertEquals(List.of("- Build with mvn -o -q verify", "- Tests live in src/test and use JUnit 5"), lines());
+    }
+
+    @Test
+    void lineBreaksCannotForgeASecondNoteAndDuplicatesAreKeptOnce() throws Exception {
+        remember("one\n- two");
+        assertEquals(List.of("- one - two"), lines());
+        assertTrue(remember("one - two").startsWith("Already remembered"));
+        assertEquals(1, lines().size());
+    }
+
+    @Test
+    void linesTheUserWroteAroundTheNotesAreKeptOutAndTheFileIsCapped() throws Exception {
+        Files.createDirectories(root.resolve(".quiver"));
+        Files.writeString(root.resolve(".quiver/notes.md"), "# Notes\n- kept by hand\n");
+        remember("first by the tool");
+        assertEquals(List.of("- kept by hand", "- first by the tool"), lines());
+        for (int i = 0; i < RememberTool.MAX_NOTES; i++) {
+            remember("note " + i);
+        }
+        List<String> lines = lines();
+        assertEquals(RememberTool.MAX_NOTES, lines.size());
+        assertEquals("- note " + (RememberTool.MAX_NOTES - 1), lines.get(lines.size() - 1), "newest last");
+        assertFalse(lines.contains("- kept by hand"), "the oldest went first");
+    }
+
+    @Test
+    void emptyAndLongNotesAreRefusedAndNothingIsWritten() throws Exception {
+        ToolException empty = assertThrows(ToolException.class, () -> remember(" \n "));
+        assertTrue(empty.getMessage().contains("empty"), empty.getMessage());
+        ToolException longer = assertThrows(ToolException.class, () -> remember("x".repeat(RememberTool.MAX_NOTE + 1)));
+        assertTrue(longer.getMessage().contains(String.valueOf(RememberTool.MAX_NOTE)), longer.getMessage());
+        assertFalse(Files.exists(root.resolve(".quiver/notes.md")));
+    }
+
+    @Test
+    void theSchemaStaysSmall() {
+        assertTrue(tool.spec().parameters().length() + tool.spec().description().length() < 250,
+                tool.spec().parameters());
+    }
+}
