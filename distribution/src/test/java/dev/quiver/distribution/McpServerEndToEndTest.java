@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code quiver mcp} as a raw JSON-RPC peer sees it: bad input of every kind gets a clear error and
  * the server stays up; calls go through the whole permission chain; the HTTP transport wants its
- * token; and without the MCP bundle the command says so.
+ * token; a tool bundle dropped into or deleted from deploy/ sends tools/list_changed and changes the
+ * list; and without the MCP bundle the command says so.
  */
 class McpServerEndToEndTest {
 
@@ -72,11 +73,16 @@ class McpServerEndToEndTest {
         final List<String> stderr = new CopyOnWriteArrayList<>();
 
         Peer(Path workspace, String... extra) throws IOException {
+            this(workspace, java.util.Map.of(), extra);
+        }
+
+        Peer(Path workspace, java.util.Map<String, String> environment, String... extra) throws IOException {
             List<String> command = McpSupport.quiver(QuiverProcess.distribution(), "mcp", "--workspace",
                     workspace.toString());
             command.addAll(List.of(extra));
             ProcessBuilder builder = new ProcessBuilder(command).directory(workspace.toFile());
             builder.environment().putAll(McpSupport.privateHome(temp.resolve("home")));
+            builder.environment().putAll(environment);
             process = builder.start();
             processes.add(process);
             in = process.getOutputStream();
@@ -127,6 +133,25 @@ class McpServerEndToEndTest {
         JsonNode call(int id, String tool, String arguments) throws Exception {
             return send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
                     + "\",\"arguments\":" + arguments + "}}", id).get("result");
+        }
+
+        /** Waits for the next notifications/tools/list_changed, passing over anything else. */
+        void awaitListChanged(long deadline) throws InterruptedException {
+            while (true) {
+                JsonNode message = out.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                assertNotNull(message, "no notifications/tools/list_changed in time; stderr: " + stderr);
+                assertFalse(message.has("NOT_JSON_ON_STDOUT"), "stdout carries only JSON-RPC: " + message);
+                if ("notifications/tools/list_changed".equals(message.path("method").asText())) {
+                    return;
+                }
+            }
+        }
+
+        List<String> toolNames(int id) throws Exception {
+            List<String> names = new ArrayList<>();
+            send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\"}", id).path("result")
+                    .path("tools").forEach(tool -> names.add(tool.path("name").asText()));
+            return names;
         }
 
         void initialize() throws Exception {
@@ -325,6 +350,40 @@ class McpServerEndToEndTest {
                 .header("Mcp-Session-Id", session).DELETE().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, delete.statusCode());
         assertEquals(404, post(http, url, bearer, session, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}").statusCode());
+    }
+
+    @Test
+    void droppingTheExampleIntoDeployAndDeletingItSendsListChangedAndChangesTheList() throws Exception {
+        Path workspace = workspace();
+        Path deploy = Files.createDirectories(temp.resolve("deploy"));
+        Path plugins = Files.createDirectories(temp.resolve("plugins"));
+        // a private deploy/ and plugins/; the distribution's own stay untouched
+        Peer peer = new Peer(workspace, java.util.Map.of("QUIVER_JAVA_OPTS", "-Dfelix.fileinstall.dir=" + deploy
+                + " -Dquiver.plugins.dir=" + plugins));
+        peer.initialize();
+        int id = 10;
+        List<String> before = peer.toolNames(id++);
+        assertTrue(before.contains("read_file") && !before.contains("hello"), before.toString());
+
+        Path jar = Files.copy(PluginEndToEndTest.exampleJar(), deploy.resolve("hello-tool-1.0.0.jar"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<String> added;
+        do {
+            peer.awaitListChanged(deadline);
+            added = peer.toolNames(id++);
+        } while (!added.contains("hello"));
+        assertTrue(added.containsAll(before), added.toString());
+
+        Files.delete(jar);
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<String> removed;
+        do {
+            peer.awaitListChanged(deadline);
+            removed = peer.toolNames(id++);
+        } while (removed.contains("hello"));
+        assertEquals(before, removed);
+        JsonNode gone = peer.call(id, "hello", "{}");
+        assertTrue(gone.path("isError").asBoolean() && text(gone).contains("hello was unloaded"), gone.toString());
     }
 
     @Test

@@ -70,6 +70,9 @@ final class Fetch {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while fetching " + uri, e);
+        } catch (IOException e) {
+            // the client's own exceptions often carry no message (a refused connection says null)
+            throw new IOException("cannot reach " + uri + ": " + describe(e), e);
         }
         try (InputStream in = response.body()) {
             if (response.statusCode() == 404) {
@@ -91,6 +94,19 @@ final class Fetch {
             }
             return out.toByteArray();
         }
+    }
+
+    /** An exception as a reader understands it: each message down its causes, or the kind where one has none. */
+    static String describe(Throwable e) {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        for (Throwable t = e; t != null && parts.size() < 4; t = t.getCause() == t ? null : t.getCause()) {
+            String part = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName()
+                    : t.getMessage();
+            if (parts.stream().noneMatch(p -> p.contains(part))) {
+                parts.add(part);
+            }
+        }
+        return String.join(": ", parts);
     }
 
     private static HttpClient client() {

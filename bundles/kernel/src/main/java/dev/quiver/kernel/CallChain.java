@@ -75,10 +75,20 @@ final class CallChain {
     private final java.util.function.Function<String, Optional<Object>> settings;
     private final Map<String, Integer> repeats = new ConcurrentHashMap<>();
     private final Set<CallContext> running = new CopyOnWriteArraySet<>();
+    private final java.util.function.Predicate<String> wasUnloaded;
 
     CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
             Modes modes, Duration timeout, AuditLog audit,
             java.util.function.Function<String, Optional<Object>> settings, java.util.function.Predicate<RegisteredTool> trusted) {
+        this(workspace, engine, guards, workers, modes, timeout, audit, settings, trusted, name -> false);
+    }
+
+    /** {@code wasUnloaded} tells a name that is not offered but was (its bundle went away) from one never known. */
+    CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
+            Modes modes, Duration timeout, AuditLog audit,
+            java.util.function.Function<String, Optional<Object>> settings, java.util.function.Predicate<RegisteredTool> trusted,
+            java.util.function.Predicate<String> wasUnloaded) {
+        this.wasUnloaded = wasUnloaded;
         this.settings = settings;
         this.trusted = trusted;
         this.workspace = workspace;
@@ -135,12 +145,22 @@ final class CallChain {
 
     /** Runs a call through the whole chain. */
     CallOutcome run(List<RegisteredTool> snapshot, String name, String argumentsJson, TurnListener listener) {
+        return run(snapshot, name, argumentsJson, listener, wasUnloaded);
+    }
+
+    /** Runs a call, telling unloaded names by {@code unloadedThen}, taken with the snapshot. */
+    CallOutcome run(List<RegisteredTool> snapshot, String name, String argumentsJson, TurnListener listener,
+            java.util.function.Predicate<String> unloadedThen) {
         long started = System.nanoTime();
         Optional<RegisteredTool> tool = find(snapshot, name);
         if (tool.isEmpty()) {
             String offered = snapshot.stream().map(RegisteredTool::name).collect(Collectors.joining(", "));
-            return outcome(name, Status.ERROR, "No tool named '" + name + "' is offered in this step. "
-                    + (offered.isEmpty() ? "No tools are offered now." : "Offered: " + offered + "."),
+            String offeredNow = offered.isEmpty() ? "No tools are offered now." : "Offered: " + offered + ".";
+            if (unloadedThen.test(name)) {
+                return outcome(name, Status.ERROR, unloaded(name, false) + " " + offeredNow, started,
+                        new Verdict(Decision.ASK, PermissionEngine.BY_DEFAULT, "unloaded tool"));
+            }
+            return outcome(name, Status.ERROR, "No tool named '" + name + "' is offered in this step. " + offeredNow,
                     started, new Verdict(Decision.ASK, PermissionEngine.BY_DEFAULT, "unknown tool"));
         }
         Prepared prepared = prepare(tool.get(), argumentsJson);

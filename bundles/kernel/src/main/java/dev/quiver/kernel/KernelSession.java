@@ -150,7 +150,11 @@ final class KernelSession implements Session {
 
     /** The tools of this step: the registry's snapshot less what the mode and tool sets withhold and any spec that cannot be sent. */
     private List<RegisteredTool> offered() {
-        return registry.snapshot().stream().filter(chain::offers).filter(toolSets::offers)
+        return offered(registry.snapshot());
+    }
+
+    private List<RegisteredTool> offered(List<RegisteredTool> registered) {
+        return registered.stream().filter(chain::offers).filter(toolSets::offers)
                 .filter(tool -> tool.spec().isPresent()).toList();
     }
 
@@ -241,7 +245,9 @@ final class KernelSession implements Session {
 
     @Override
     public CallOutcome call(String tool, String argumentsJson, TurnListener listener) {
-        return chain.run(offered(), tool, argumentsJson, listener);
+        // the tools and the unloaded names of one moment: a tool swapped meanwhile is still "unloaded"
+        ToolRegistry.State now = registry.state();
+        return chain.run(offered(now.tools()), tool, argumentsJson, listener, now::wasUnloaded);
     }
 
     @Override

@@ -31,8 +31,18 @@ public class ToolRegistry {
 
     private final BundleContext context;
     private final Map<ServiceReference<Tool>, RegisteredTool> tools = new ConcurrentHashMap<>();
-    private volatile List<RegisteredTool> snapshot = List.of();
+    /** The tools and the unloaded names as one state, replaced together on every change. */
+    private volatile State state = new State(List.of(), java.util.Set.of());
     private final java.util.Set<Runnable> listeners = new java.util.concurrent.CopyOnWriteArraySet<>();
+    /** How many names of tools that were registered and are gone the registry remembers. */
+    static final int REMEMBERED_UNLOADED = 256;
+    /** Names that were offered and are gone now, oldest first; guarded by {@code this}. */
+    private final Map<String, Boolean> unloaded = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED_UNLOADED;
+        }
+    };
 
     @Activate
     public ToolRegistry(BundleContext context) {
@@ -87,9 +97,43 @@ public class ToolRegistry {
         return () -> listeners.remove(listener);
     }
 
+    /**
+     * The tools registered at one moment and the names unloaded by then, taken together so a call
+     * that finds no tool in the one can tell from the other whether it was unloaded.
+     */
+    record State(List<RegisteredTool> tools, java.util.Set<String> unloaded) {
+
+        /** Whether the name is unloaded in this state, or listed but its bundle is going. */
+        boolean wasUnloaded(String name) {
+            for (RegisteredTool tool : tools) {
+                if (tool.name().equals(name)) {
+                    var bundle = tool.reference().getBundle();
+                    return bundle == null || (bundle.getState() & (org.osgi.framework.Bundle.ACTIVE
+                            | org.osgi.framework.Bundle.STARTING)) == 0;
+                }
+            }
+            return unloaded.contains(name);
+        }
+    }
+
+    State state() {
+        return state;
+    }
+
     /** The tools registered now, one per name, sorted by name. */
     List<RegisteredTool> snapshot() {
-        return snapshot;
+        return state.tools();
+    }
+
+    /**
+     * Whether a tool of this name was registered and is gone now (its bundle stopped, was updated
+     * or removed); the last {@value #REMEMBERED_UNLOADED} such names are remembered. A name that
+     * is registered again is no longer unloaded. A tool still listed whose bundle is going (its
+     * service unregistered but the removal not yet delivered, or its bundle stopping) counts as
+     * unloaded too; one of an active bundle that fails to start is not.
+     */
+    boolean wasUnloaded(String name) {
+        return state.wasUnloaded(name);
     }
 
     private Tool getService(ServiceReference<Tool> reference) {
@@ -114,7 +158,14 @@ public class ToolRegistry {
         }
         List<RegisteredTool> sorted = new ArrayList<>(byName.values());
         sorted.sort(Comparator.comparing(RegisteredTool::name));
-        snapshot = List.copyOf(sorted);
+        for (RegisteredTool previous : state.tools()) {
+            if (!byName.containsKey(previous.name())) {
+                unloaded.remove(previous.name()); // re-inserted last: the most recent is kept longest
+                unloaded.put(previous.name(), Boolean.TRUE);
+            }
+        }
+        byName.keySet().forEach(unloaded::remove);
+        state = new State(List.copyOf(sorted), java.util.Set.copyOf(unloaded.keySet()));
         for (Runnable listener : listeners) {
             try {
                 listener.run();

@@ -181,6 +181,25 @@ class CallChainTest {
     }
 
     @Test
+    void aCallToAToolThatWasRegisteredAndIsGoneSaysItWasUnloadedAndWhatIsOffered() throws Exception {
+        ServiceRegistration<Tool> registration = framework.register(new TestTools.Echo("counter"), "counter", "read");
+        Workspace opened = new WorkspaceFactoryComponent().open(workspace);
+        CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"),
+                () -> guards, workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
+                new AuditLog(opened.root(), "test"), key -> Optional.empty(), tool -> false,
+                framework.registry::wasUnloaded);
+        framework.unregister(registration);
+
+        CallOutcome gone = run(chain, "counter", "{}");
+        assertEquals(Status.ERROR, gone.status());
+        assertEquals("Tool counter was unloaded (its bundle stopped) and is no longer offered. Offered: echo.",
+                gone.output());
+        CallOutcome never = run(chain, "nope", "{}");
+        assertEquals("No tool named 'nope' is offered in this step. Offered: echo.", never.output(),
+                "a name never registered is unknown, not unloaded");
+    }
+
+    @Test
     void longResultsAreCapped() throws Exception {
         CallOutcome outcome = run(chain(false, false, Duration.ofSeconds(5)), "echo", "{\"text\":\"ab\",\"times\":20000}");
         assertEquals(Status.OK, outcome.status());

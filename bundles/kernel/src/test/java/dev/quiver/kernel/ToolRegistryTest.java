@@ -1,6 +1,7 @@
 package dev.quiver.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,5 +72,26 @@ class ToolRegistryTest {
     void aSpecWhoseNameDisagreesWithTheServicePropertyIsNotOffered() {
         framework.register(new TestTools.Echo(), "not_echo", "read");
         assertTrue(framework.registry.snapshot().get(0).spec().isEmpty());
+    }
+
+    @Test
+    void namesOfToolsThatWentAwayAreRememberedBoundedUntilRegisteredAgain() {
+        var counter = framework.register(new TestTools.Echo("counter"), "counter", "read");
+        assertFalse(framework.registry.wasUnloaded("counter"), "registered now");
+        assertFalse(framework.registry.wasUnloaded("never"), "never registered");
+        framework.unregister(counter);
+        assertTrue(framework.registry.wasUnloaded("counter"));
+
+        framework.register(new TestTools.Echo("counter"), "counter", "read");
+        assertFalse(framework.registry.wasUnloaded("counter"), "back again");
+
+        List<org.osgi.framework.ServiceRegistration<dev.quiver.api.Tool>> many = new java.util.ArrayList<>();
+        for (int i = 0; i <= ToolRegistry.REMEMBERED_UNLOADED; i++) {
+            many.add(framework.register(new TestTools.Echo("t" + i), "t" + i, "read"));
+        }
+        many.forEach(framework::unregister);
+        assertFalse(framework.registry.wasUnloaded("t0"), "the oldest is forgotten beyond the bound");
+        assertTrue(framework.registry.wasUnloaded("t1"));
+        assertTrue(framework.registry.wasUnloaded("t" + ToolRegistry.REMEMBERED_UNLOADED));
     }
 }
