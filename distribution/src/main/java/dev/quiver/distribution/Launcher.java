@@ -63,6 +63,7 @@ public final class Launcher {
 
     static int run(Path home, String[] args) throws IOException, BundleException, InterruptedException {
         Trace trace = Trace.from(System.getProperty("quiver.startup.trace"));
+        Warmup.jdk();
         LogSetup.configure();
         Path storage = Files.createTempDirectory(cacheParent(), "quiver-felix-");
         trace.mark("logging and cache folder");
@@ -78,6 +79,7 @@ public final class Launcher {
             felix.start();
             felix.adapt(FrameworkWiring.class).resolveBundles(null);
             trace.mark("resolve");
+            Warmup.start(bundles);
             startAll(bundles.stream().filter(b -> !FILEINSTALL.equals(b.getSymbolicName())).toList());
             trace.mark("start");
             String plugins = context.getProperty(PLUGINS);
