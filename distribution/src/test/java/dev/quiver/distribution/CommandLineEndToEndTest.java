@@ -59,8 +59,20 @@ class CommandLineEndToEndTest {
             }
         }
         assertTrue(core.containsAll(CORE), core.toString());
-        // every tool set the distribution ships (features/full) registers its tools
-        assertTrue(sets.containsAll(List.of("agent", "core", "edit-plus", "extra")), sets.toString());
+        // every tool set the distribution ships (features/full) registers its tools; net is opt in
+        assertTrue(sets.containsAll(List.of("agent", "core", "edit-plus", "extra", "git")), sets.toString());
+        assertFalse(sets.contains("net"), sets.toString());
+        Path optIn = workspace();
+        Files.createDirectories(optIn.resolve(".quiver"));
+        Files.writeString(optIn.resolve(".quiver/config.json"), "{\"toolSets\": [\"net\"]}");
+        Run net = QuiverProcess.run(optIn, "tools", "--json");
+        assertEquals(0, net.exitCode(), net.stderr());
+        boolean webFetch = false;
+        for (JsonNode tool : JSON.readTree(net.stdout())) {
+            webFetch |= tool.get("name").asText().equals("web_fetch") && tool.get("set").asText().equals("net")
+                    && tool.get("decision").asText().equals("ask");
+        }
+        assertTrue(webFetch, "toolSets [net] offers web_fetch, which asks: " + net.stdout());
         assertEquals(all.stream().sorted().toList(), all, "sorted by name");
         assertTrue(run.stderr().contains("quiver ") && run.stderr().contains("core"), run.stderr());
     }
