@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +27,7 @@ class BashStatusToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final Shell shell = new ProcessShell();
     final BashTool bash = new BashTool(shell);
     final BashStatusTool status = new BashStatusTool(shell);
@@ -33,7 +35,7 @@ class BashStatusToolTest {
 
     @BeforeEach
     void open() throws Exception {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
         context.config.put("shell", Map.of("sandbox", "off"));
     }
 

@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,14 +24,14 @@ class BashStopToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final Shell shell = new ProcessShell();
     final BashTool bash = new BashTool(shell);
     final BashStopTool stop = new BashStopTool(shell);
 
     @BeforeEach
     void open() throws Exception {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
         context.config.put("shell", Map.of("sandbox", "off"));
     }
 

@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,13 +29,13 @@ class BashToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final Shell shell = new ProcessShell();
     final BashTool tool = new BashTool(shell);
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
         // the exact output of these tests is the output of the commands: no login profile's complaint
         // about a read-only home (pyenv's "cannot rehash") may join it; the sandbox has its own tests below
         context.config.put("shell", Map.of("sandbox", "off"));

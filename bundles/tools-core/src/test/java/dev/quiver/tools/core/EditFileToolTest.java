@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,12 +25,12 @@ class EditFileToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final EditFileTool tool = new EditFileTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private String edit(String path, String oldString, String newString) throws ToolException {

@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +32,7 @@ class GlobToolTest {
     }
 
     private String glob(Map<String, ?> arguments) throws ToolException, IOException {
-        return tool.call(Arguments.of(arguments), new TestContext(root)).text();
+        return tool.call(Arguments.of(arguments), new ToolTestContext(root)).text();
     }
 
     @Test
@@ -84,7 +86,7 @@ class GlobToolTest {
     @Test
     void cancelledCallStopsWalking() throws Exception {
         files("a.txt", "b.txt");
-        TestContext context = new TestContext(root);
+        ToolTestContext context = new ToolTestContext(root);
         context.cancelled.set(true);
         Map<String, Object> arguments = new HashMap<>();
         arguments.put("pattern", "*.txt");
@@ -123,7 +125,7 @@ class GlobToolTest {
     @Test
     void aFileAddedAfterAGlobIsFoundByTheNextOne() throws Exception {
         files("a/one.txt");
-        TestContext context = new TestContext(root);
+        ToolTestContext context = new ToolTestContext(root);
         assertEquals("a/one.txt", tool.call(Arguments.of(Map.of("pattern", "*.txt")), context).text());
         files("a/two.txt", "b/three.txt");
         assertEquals("a/one.txt\na/two.txt\nb/three.txt",

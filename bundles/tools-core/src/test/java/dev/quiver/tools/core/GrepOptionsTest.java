@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -41,7 +43,7 @@ class GrepOptionsTest {
         for (int i = 0; i < keysAndValues.length; i += 2) {
             arguments.put((String) keysAndValues[i], keysAndValues[i + 1]);
         }
-        return tool.call(Arguments.of(arguments), new TestContext(root)).text();
+        return tool.call(Arguments.of(arguments), new ToolTestContext(root)).text();
     }
 
     @Test
@@ -170,7 +172,7 @@ class GrepOptionsTest {
                 StandardCharsets.UTF_8));
         assertEquals("mixed.txt:4: four needle\nmixed.txt:5: five needle", grep("pattern", "needle"));
         assertEquals("mixed.txt:4: four needle\nmixed.txt:5: five needle", grep("pattern", "needle$"));
-        String read = new ReadFileTool().call(Arguments.of(Map.of("path", "mixed.txt")), new TestContext(root)).text();
+        String read = new ReadFileTool().call(Arguments.of(Map.of("path", "mixed.txt")), new ToolTestContext(root)).text();
         assertTrue(read.contains("4: four needle\n5: five needle\n"), read);
     }
 

@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static java.time.Duration.ofSeconds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,7 +35,7 @@ class GrepToolTest {
     }
 
     private String grep(Map<String, ?> arguments) throws ToolException, IOException {
-        return tool.call(Arguments.of(arguments), new TestContext(root)).text();
+        return tool.call(Arguments.of(arguments), new ToolTestContext(root)).text();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,11 +35,11 @@ class HostileInputTest {
     @TempDir
     Path outside;
 
-    TestContext context;
+    ToolTestContext context;
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
         Files.writeString(outside.resolve("secret.txt"), "outside secret\n");
         Files.createSymbolicLink(root.resolve("link-out"), outside);
         Files.createSymbolicLink(root.resolve("file-out.txt"), outside.resolve("secret.txt"));

@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,12 +26,12 @@ class ReadFileToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final ReadFileTool tool = new ReadFileTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private String read(Map<String, ?> arguments) throws ToolException {

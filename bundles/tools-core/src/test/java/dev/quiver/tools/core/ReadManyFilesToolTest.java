@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,12 +27,12 @@ class ReadManyFilesToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final ReadManyFilesTool tool = new ReadManyFilesTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private void file(String path, String content) throws IOException {

@@ -1,5 +1,7 @@
 package dev.quiver.tools.core;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,12 +27,12 @@ class WriteFileToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final WriteFileTool tool = new WriteFileTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private String write(String path, String content) throws ToolException {

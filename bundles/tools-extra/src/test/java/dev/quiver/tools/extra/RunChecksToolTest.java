@@ -1,5 +1,7 @@
 package dev.quiver.tools.extra;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,12 +25,12 @@ class RunChecksToolTest {
     @TempDir
     Path root;
 
-    private TestContext context;
+    private ToolTestContext context;
     private final RunChecksTool tool = new RunChecksTool(new ProcessShell());
 
     @BeforeEach
     void open() throws Exception {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
         script("scripts/test-pass.sh", "echo all good");
         script("scripts/lint-fail.sh", "echo checking 3 files; echo 'src/a.ts:3:1 error unused variable x'; "
                 + "echo 'src/b.ts:9:2 error missing semicolon'; echo '2 problems' >&2; exit 1");
@@ -60,8 +62,8 @@ class RunChecksToolTest {
         assertTrue(text.matches("(?s).*\nFAIL lint-fail\\.sh: scripts/lint-fail\\.sh \\(exit 1, \\d+\\.\\d s\\)\n"
                 + "  src/a\\.ts:3:1 error unused variable x\n  src/b\\.ts:9:2 error missing semicolon\n(.*\n)?  2 problems"),
                 text);
-        assertTrue(context.streamed().contains("$ scripts/test-pass.sh\n"), context.streamed());
-        assertTrue(context.streamed().contains("all good\n"), context.streamed());
+        assertTrue(context.streamedText().contains("$ scripts/test-pass.sh\n"), context.streamedText());
+        assertTrue(context.streamedText().contains("all good\n"), context.streamedText());
     }
 
     @Test
@@ -122,9 +124,9 @@ class RunChecksToolTest {
         script("scripts/test-pass.sh", "cat .env; touch /etc/quiver-check-probe && echo escaped; echo \"[$QUIVER_SANDBOX]\"");
         String text = runChecks(Map.of("target", "test-pass.sh"));
         assertTrue(text.startsWith("All 1 check passed"), text);
-        assertTrue(context.streamed().contains("[bubblewrap]\n"), context.streamed());
-        assertTrue(!context.streamed().contains("top-secret") && !context.streamed().contains("escaped"),
-                context.streamed());
+        assertTrue(context.streamedText().contains("[bubblewrap]\n"), context.streamedText());
+        assertTrue(!context.streamedText().contains("top-secret") && !context.streamedText().contains("escaped"),
+                context.streamedText());
         assertTrue(Files.notExists(Path.of("/etc/quiver-check-probe")));
     }
 

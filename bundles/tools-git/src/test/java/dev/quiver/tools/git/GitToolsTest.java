@@ -1,5 +1,7 @@
 package dev.quiver.tools.git;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,12 +27,12 @@ class GitToolsTest {
     @TempDir
     Path root;
 
-    private TestContext context;
+    private ToolTestContext context;
 
     @BeforeEach
     void build() throws Exception {
         GitFixture.build(root);
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private String call(Tool tool, Map<String, ?> values) throws ToolException {
@@ -224,7 +226,7 @@ class GitToolsTest {
 
     @Test
     void aWorkspaceInsideTheWorkTreeSeesItsOwnPathsOnly() throws Exception {
-        TestContext sub = new TestContext(root.resolve("src"));
+        ToolTestContext sub = new ToolTestContext(root.resolve("src"));
         GitFixture.write(root, "src/Main.java", "class Main { int x; }\n");
         String status = new GitStatusTool().call(Arguments.empty(), sub).text();
         assertEquals("On branch main, 1 changed:\nMain.java  (modified)", status);
@@ -237,7 +239,7 @@ class GitToolsTest {
     @Test
     void outsideARepositoryEveryToolSaysSo(@TempDir Path plain) throws Exception {
         Files.writeString(plain.resolve("a.txt"), "x\n");
-        TestContext outside = new TestContext(plain);
+        ToolTestContext outside = new ToolTestContext(plain);
         List<Tool> tools = List.of(new GitStatusTool(), new GitDiffTool(), new GitLogTool(), new GitShowTool(), new GitBlameTool());
         for (Tool tool : tools) {
             Arguments arguments = Arguments.of(Map.of("path", "a.txt", "ref", "HEAD"));
@@ -251,7 +253,7 @@ class GitToolsTest {
     void anEmptyRepositoryIsDescribed(@TempDir Path empty) throws Exception {
         GitFixture.git(empty, null, "init", "-q", "-b", "trunk");
         GitFixture.write(empty, "first.txt", "x\n");
-        TestContext fresh = new TestContext(empty);
+        ToolTestContext fresh = new ToolTestContext(empty);
         assertEquals("On branch trunk, no commits yet, 1 changed:\nfirst.txt  (untracked)",
                 new GitStatusTool().call(Arguments.empty(), fresh).text());
         assertEquals("On branch trunk, no commits yet: there is nothing to log.",

@@ -1,5 +1,7 @@
 package dev.quiver.tools.net;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,7 +34,7 @@ class WebFetchToolTest {
     private static String base;
 
     private final WebFetchTool tool = new WebFetchTool();
-    private TestContext context;
+    private ToolTestContext context;
 
     @TempDir
     Path root;
@@ -132,7 +134,7 @@ class WebFetchToolTest {
 
     @BeforeEach
     void context() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
         context.config.put("net", Map.of("allowPrivate", true));
     }
 

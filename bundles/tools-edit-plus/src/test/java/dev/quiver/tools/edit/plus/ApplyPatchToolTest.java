@@ -1,5 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,12 +29,12 @@ class ApplyPatchToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final ApplyPatchTool tool = new ApplyPatchTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     /** A file as it existed before the session, read by the model since. */

@@ -1,5 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,11 +26,11 @@ class FileOperationsTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private Path file(String path, String content) throws IOException {

@@ -1,5 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -31,11 +33,11 @@ class HostileInputTest {
     @TempDir
     Path outside;
 
-    TestContext context;
+    ToolTestContext context;
 
     @BeforeEach
     void open() throws IOException, ToolException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
         Files.writeString(outside.resolve("victim.txt"), "outside\n");
         Files.createSymbolicLink(root.resolve("link-out"), outside);
         Files.writeString(root.resolve("inside.txt"), "inside\n");

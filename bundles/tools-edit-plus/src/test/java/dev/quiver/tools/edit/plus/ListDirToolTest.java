@@ -1,5 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,12 +23,12 @@ class ListDirToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final ListDirTool tool = new ListDirTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private void file(String path, int bytes) throws IOException {

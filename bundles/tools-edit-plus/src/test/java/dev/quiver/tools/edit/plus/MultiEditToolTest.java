@@ -1,5 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,12 +27,12 @@ class MultiEditToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final MultiEditTool tool = new MultiEditTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private Path file(String path, String content) throws IOException, ToolException {

@@ -1,5 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
+import dev.quiver.workspace.ToolTestContext;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,12 +22,12 @@ class ReplaceMatchToolTest {
     @TempDir
     Path root;
 
-    TestContext context;
+    ToolTestContext context;
     final ReplaceMatchTool tool = new ReplaceMatchTool();
 
     @BeforeEach
     void open() throws IOException {
-        context = new TestContext(root);
+        context = new ToolTestContext(root);
     }
 
     private Path file(String path, String content) throws IOException, ToolException {

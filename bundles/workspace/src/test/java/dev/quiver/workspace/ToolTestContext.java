@@ -1,8 +1,7 @@
-package dev.quiver.tools.git;
+package dev.quiver.workspace;
 
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.Workspace;
-import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,17 +9,20 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** What the kernel would hand a tool: a real workspace, a stream collected into a list, a cancel flag. */
-final class TestContext implements ToolContext {
+/**
+ * What the kernel would hand a tool, for the tool bundles' tests: a real workspace over a folder, a
+ * stream collected into a list, a cancel flag and config keys. Shipped in this bundle's test jar.
+ */
+public final class ToolTestContext implements ToolContext {
 
     /** Configuration keys as a config file would set them. */
-    final java.util.Map<String, Object> config = new java.util.concurrent.ConcurrentHashMap<>();
+    public final java.util.Map<String, Object> config = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final Workspace workspace;
-    final List<String> streamed = Collections.synchronizedList(new ArrayList<>());
-    final AtomicBoolean cancelled = new AtomicBoolean();
+    public final List<String> streamed = Collections.synchronizedList(new ArrayList<>());
+    public final AtomicBoolean cancelled = new AtomicBoolean();
 
-    TestContext(Path root) throws IOException {
+    public ToolTestContext(Path root) throws IOException {
         this.workspace = new WorkspaceFactoryComponent().open(root);
     }
 
@@ -44,7 +46,12 @@ final class TestContext implements ToolContext {
         return cancelled.get();
     }
 
-    String streamedText() {
+    /** Records a file as read by the model, as read_file would. */
+    public void read(String path) throws dev.quiver.api.ToolException {
+        workspace.reads().read(workspace.resolve(path));
+    }
+
+    public String streamedText() {
         synchronized (streamed) {
             return String.join("", streamed);
         }
