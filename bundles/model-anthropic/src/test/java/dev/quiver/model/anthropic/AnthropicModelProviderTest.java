@@ -1,5 +1,7 @@
 package dev.quiver.model.anthropic;
 
+import dev.quiver.langchain4j.StreamedChat;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -122,7 +124,7 @@ class AnthropicModelProviderTest {
                     .messages(SystemMessage.from("You are Quiver. Workspace: /tmp/w."), UserMessage.from("hi"))
                     .build();
             provider().chatModel(settings(stub.baseUrl())).chat(request);
-            Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), request);
+            StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), request);
             for (JsonNode sent : stub.requests()) {
                 assertEquals("You are Quiver. Workspace: /tmp/w.", systemText(sent), sent.toString());
                 JsonNode messages = sent.get("messages");
@@ -185,7 +187,7 @@ class AnthropicModelProviderTest {
     @Test
     void streamedTextArrivesInPiecesWithUsage() throws Exception {
         try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.text("Hello from a streamed Claude."))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             assertNull(streamed.error);
             assertTrue(streamed.pieces.size() > 1, streamed.pieces.toString());
             assertEquals("Hello from a streamed Claude.", streamed.text());
@@ -200,7 +202,7 @@ class AnthropicModelProviderTest {
         try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.toolUse("Reading.",
                 AnthropicStub.call("read_file", "{\"path\":\"src/Main.java\",\"limit\":40}"),
                 AnthropicStub.call("glob", "{\"pattern\":\"**/*.md\"}")))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())),
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())),
                     withTools(List.of(UserMessage.from("look"))));
             assertNull(streamed.error);
             assertEquals("Reading.", streamed.text());
@@ -221,7 +223,7 @@ class AnthropicModelProviderTest {
                 AnthropicStub.failure(529, "Overloaded"), AnthropicStub.text("sync"),
                 AnthropicStub.failure(429, "rate limited", Map.of("retry-after", "1")), AnthropicStub.text("streamed"))) {
             assertEquals("sync", provider().chatModel(settings(stub.baseUrl())).chat("hi"));
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             assertEquals("streamed", streamed.text());
             List<Long> arrivals = stub.arrivals();
             assertEquals(5, arrivals.size());
@@ -238,7 +240,7 @@ class AnthropicModelProviderTest {
                 AnthropicStub.text("streamed"))) {
             ModelSettings quick = new ModelSettings("claude-test", Optional.of(stub.baseUrl()), Duration.ofMillis(500));
             assertEquals("sync", provider().chatModel(quick).chat("hi"));
-            assertEquals("streamed", Streamed.chat(provider().streamingChatModel(quick), plain("hi")).text());
+            assertEquals("streamed", StreamedChat.chat(provider().streamingChatModel(quick), plain("hi")).text());
             assertEquals(4, stub.requests().size());
         }
     }
@@ -251,7 +253,7 @@ class AnthropicModelProviderTest {
                     () -> provider().chatModel(settings(stub.baseUrl())).chat("hi"));
             assertEquals("The Anthropic-compatible server refused the API key (HTTP 401 from " + stub.baseUrl()
                     + "/v1/messages): invalid x-api-key. Check ANTHROPIC_API_KEY.", error.getMessage());
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             assertEquals(error.getMessage(), assertInstanceOf(ModelException.class, streamed.error).getMessage());
             assertEquals(2, stub.requests().size());
         }
@@ -284,7 +286,7 @@ class AnthropicModelProviderTest {
         assertEquals(Kind.UNREACHABLE, error.kind());
         assertTrue(error.getMessage().startsWith("Cannot connect to the Anthropic-compatible server at " + root
                 + ": connection refused."), error.getMessage());
-        Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(root)), plain("hi"));
+        StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(root)), plain("hi"));
         assertEquals(error.getMessage(), streamed.error.getMessage());
     }
 
@@ -292,14 +294,14 @@ class AnthropicModelProviderTest {
     void aStreamCutMidwayIsAClearErrorAndNotAHang() throws Exception {
         try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.cut(AnthropicStub.text("An answer that breaks."), 5),
                 AnthropicStub.truncated(AnthropicStub.text("An answer that stops."), 5))) {
-            Streamed cut = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat cut = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             ModelException error = assertInstanceOf(ModelException.class, cut.error);
             assertEquals(Kind.BAD_RESPONSE, error.kind());
             assertTrue(error.getMessage().startsWith("The stream from the Anthropic-compatible server was cut after 5 events"),
                     error.getMessage());
             assertEquals("An answer th", cut.text()); // two text deltas of six characters
             // LangChain4j's Anthropic listener ignores the end of the body: without message_stop it would wait forever
-            Streamed stopped = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat stopped = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             assertTrue(assertInstanceOf(ModelException.class, stopped.error).getMessage()
                     .contains("ended before the answer was complete, after 5 events"), stopped.error.getMessage());
             assertEquals(2, stub.requests().size());
@@ -310,7 +312,7 @@ class AnthropicModelProviderTest {
     void anErrorEventMidStreamIsReportedInOneLine() throws Exception {
         try (AnthropicStub stub = AnthropicStub.start(
                 AnthropicStub.streamError(AnthropicStub.text("Half an answer"), 4, "overloaded_error", "Overloaded"))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             ModelException error = assertInstanceOf(ModelException.class, streamed.error);
             assertEquals(Kind.SERVER, error.kind());
             assertEquals("The Anthropic-compatible server reported overloaded_error in the stream: Overloaded",

@@ -1,5 +1,7 @@
 package dev.quiver.model.ollama;
 
+import dev.quiver.langchain4j.StreamedChat;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -163,7 +165,7 @@ class OllamaModelProviderTest {
     @Test
     void streamedLinesArriveAsPiecesAndCompleteWithUsage() throws Exception {
         try (OllamaStub stub = OllamaStub.start(OllamaStub.text("Hello from a local model."))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             assertNull(streamed.error);
             assertTrue(streamed.pieces.size() > 1, streamed.pieces.toString());
             assertEquals("Hello from a local model.", streamed.text());
@@ -179,7 +181,7 @@ class OllamaModelProviderTest {
         try (OllamaStub stub = OllamaStub.start(OllamaStub.calls(
                 OllamaStub.call("read_file", "{\"path\":\"src/Main.java\"}"),
                 OllamaStub.call("glob", "{\"pattern\":\"**/*.md\"}")))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())),
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())),
                     withTools(List.of(UserMessage.from("look"))));
             assertNull(streamed.error);
             List<ToolExecutionRequest> calls = streamed.response.aiMessage().toolExecutionRequests();
@@ -198,7 +200,7 @@ class OllamaModelProviderTest {
                 OllamaStub.text("streamed"))) {
             assertEquals("sync", provider().chatModel(settings(stub.baseUrl())).chat("hi"));
             assertEquals("streamed",
-                    Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi")).text());
+                    StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi")).text());
             List<Long> arrivals = stub.arrivals();
             assertEquals(4, arrivals.size());
             assertTrue(TimeUnit.NANOSECONDS.toMillis(arrivals.get(1) - arrivals.get(0)) >= 950);
@@ -213,7 +215,7 @@ class OllamaModelProviderTest {
                 OllamaStub.delayed(Duration.ofSeconds(3), OllamaStub.text("too late")), OllamaStub.text("streamed"))) {
             ModelSettings quick = new ModelSettings("llama3.2", Optional.of(stub.baseUrl()), Duration.ofMillis(500));
             assertEquals("sync", provider().chatModel(quick).chat("hi"));
-            assertEquals("streamed", Streamed.chat(provider().streamingChatModel(quick), plain("hi")).text());
+            assertEquals("streamed", StreamedChat.chat(provider().streamingChatModel(quick), plain("hi")).text());
             assertEquals(4, stub.requests().size());
         }
     }
@@ -229,7 +231,7 @@ class OllamaModelProviderTest {
             assertEquals("Model 'llama3.2' was not found (HTTP 404 from " + stub.baseUrl() + "/api/chat): "
                     + "model \"llama3.2\" not found, try pulling it first. "
                     + "Check the model name, or fetch it with: ollama pull llama3.2", error.getMessage());
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             assertEquals(error.getMessage(), streamed.error.getMessage());
             assertEquals(2, stub.requests().size());
         }
@@ -258,7 +260,7 @@ class OllamaModelProviderTest {
         ModelException error = assertThrows(ModelException.class, () -> provider().chatModel(settings(root)).chat("hi"));
         assertEquals("Cannot connect to Ollama at " + root
                 + ": connection refused. Is the server running, and is the base URL right?", error.getMessage());
-        Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(root)), plain("hi"));
+        StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(root)), plain("hi"));
         assertEquals(error.getMessage(), streamed.error.getMessage());
     }
 
@@ -267,13 +269,13 @@ class OllamaModelProviderTest {
         try (OllamaStub stub = OllamaStub.start(
                 OllamaStub.cut(OllamaStub.text("An answer that breaks off."), 2),
                 OllamaStub.truncated(OllamaStub.text("An answer that just stops."), 2))) {
-            Streamed cut = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat cut = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             ModelException error = assertInstanceOf(ModelException.class, cut.error);
             assertEquals(Kind.BAD_RESPONSE, error.kind());
             assertTrue(error.getMessage().startsWith("The stream from Ollama was cut after 2 events"), error.getMessage());
             assertEquals("An answer th", cut.text());
             // LangChain4j's Ollama listener ignores the end of the body: without "done": true it would wait forever
-            Streamed stopped = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat stopped = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             assertTrue(assertInstanceOf(ModelException.class, stopped.error).getMessage()
                     .contains("ended before the answer was complete"), stopped.error.getMessage());
             assertEquals(2, stub.requests().size());
@@ -284,7 +286,7 @@ class OllamaModelProviderTest {
     void anErrorLineMidStreamIsReportedInOneLine() throws Exception {
         try (OllamaStub stub = OllamaStub.start(OllamaStub.streamError(OllamaStub.text("Half an answer"), 2,
                 "an error was encountered while running the model: unexpected EOF"))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(stub.baseUrl())), plain("hi"));
             ModelException error = assertInstanceOf(ModelException.class, streamed.error);
             assertEquals("Ollama reported an error in the stream: an error was encountered while running the model: "
                     + "unexpected EOF", error.getMessage());

@@ -1,5 +1,7 @@
 package dev.quiver.model.openai;
 
+import dev.quiver.langchain4j.StreamedChat;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -157,7 +159,7 @@ class OpenAiModelProviderTest {
     void aRequestWithoutToolsDoesNotAskForParallelToolCalls() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("plain"), OpenAiStub.text("plain"))) {
             provider().chatModel(settings(Optional.of(stub.baseUrl()))).chat("hi");
-            Streamed.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
+            StreamedChat.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
                     ChatRequest.builder().messages(UserMessage.from("hi")).build());
             for (JsonNode request : stub.requests()) {
                 assertFalse(request.has("tools"), request.toString());
@@ -170,7 +172,7 @@ class OpenAiModelProviderTest {
     void streamedTextArrivesInPiecesAndCompletesWithUsage() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("Hello from a streamed answer."))) {
             StreamingChatModel model = provider().streamingChatModel(settings(Optional.of(stub.baseUrl())));
-            Streamed streamed = Streamed.chat(model, ChatRequest.builder().messages(UserMessage.from("hi")).build());
+            StreamedChat streamed = StreamedChat.chat(model, ChatRequest.builder().messages(UserMessage.from("hi")).build());
             assertNull(streamed.error);
             assertTrue(streamed.pieces.size() > 1, streamed.pieces.toString());
             assertEquals("Hello from a streamed answer.", streamed.text());
@@ -190,7 +192,7 @@ class OpenAiModelProviderTest {
                 OpenAiStub.call("read_file", "{\"path\":\"src/Main.java\",\"limit\":40}"),
                 OpenAiStub.call("glob", "{\"pattern\":\"**/*.md\"}")))) {
             StreamingChatModel model = provider().streamingChatModel(settings(Optional.of(stub.baseUrl())));
-            Streamed streamed = Streamed.chat(model, withTools(List.of(UserMessage.from("look"))));
+            StreamedChat streamed = StreamedChat.chat(model, withTools(List.of(UserMessage.from("look"))));
             assertNull(streamed.error);
             List<ToolExecutionRequest> calls = streamed.response.aiMessage().toolExecutionRequests();
             assertEquals(2, calls.size());
@@ -210,7 +212,7 @@ class OpenAiModelProviderTest {
                 OpenAiStub.failure(429, "Rate limit reached", Map.of("Retry-After", "1")), OpenAiStub.text("sync"),
                 OpenAiStub.failure(429, "Rate limit reached", Map.of("Retry-After", "1")), OpenAiStub.text("streamed"))) {
             assertEquals("sync", provider().chatModel(settings(Optional.of(stub.baseUrl()))).chat("hi"));
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
                     ChatRequest.builder().messages(UserMessage.from("hi")).build());
             assertEquals("streamed", streamed.text());
             List<Long> arrivals = stub.arrivals();
@@ -228,7 +230,7 @@ class OpenAiModelProviderTest {
                 OpenAiStub.delayed(Duration.ofSeconds(3), OpenAiStub.text("too late")), OpenAiStub.text("streamed"))) {
             ModelSettings quick = new ModelSettings("test-model", Optional.of(stub.baseUrl()), Duration.ofMillis(500));
             assertEquals("sync", provider().chatModel(quick).chat("hi"));
-            assertEquals("streamed", Streamed.chat(provider().streamingChatModel(quick),
+            assertEquals("streamed", StreamedChat.chat(provider().streamingChatModel(quick),
                     ChatRequest.builder().messages(UserMessage.from("hi")).build()).text());
             assertEquals(4, stub.requests().size());
         }
@@ -243,7 +245,7 @@ class OpenAiModelProviderTest {
             assertEquals(Kind.AUTHENTICATION, error.kind());
             assertEquals("The OpenAI-compatible server refused the API key (HTTP 401 from " + stub.baseUrl()
                     + "/chat/completions): Incorrect API key provided: [redacted]. Check OPENAI_API_KEY.", error.getMessage());
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
                     ChatRequest.builder().messages(UserMessage.from("hi")).build());
             assertEquals(Kind.AUTHENTICATION, assertInstanceOf(ModelException.class, streamed.error).kind());
             assertEquals(2, stub.requests().size());
@@ -285,7 +287,7 @@ class OpenAiModelProviderTest {
                 () -> provider().chatModel(settings(Optional.of(baseUrl))).chat("hi"));
         assertEquals("Cannot connect to the OpenAI-compatible server at http://127.0.0.1:" + port
                 + ": connection refused. Is the server running, and is the base URL right?", error.getMessage());
-        Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(Optional.of(baseUrl))),
+        StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(Optional.of(baseUrl))),
                 ChatRequest.builder().messages(UserMessage.from("hi")).build());
         assertEquals(error.getMessage(), streamed.error.getMessage());
     }
@@ -294,7 +296,7 @@ class OpenAiModelProviderTest {
     void aStreamCutMidwayIsAClearErrorAfterThePartialText() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.cut(OpenAiStub.text("This answer will break off."), 3),
                 OpenAiStub.text("must not be requested"))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
                     ChatRequest.builder().messages(UserMessage.from("hi")).build());
             ModelException error = assertInstanceOf(ModelException.class, streamed.error);
             assertEquals(Kind.BAD_RESPONSE, error.kind());
@@ -309,7 +311,7 @@ class OpenAiModelProviderTest {
     @Test
     void aStreamThatStopsBeforeDoneIsNotAnswerEnough() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.truncated(OpenAiStub.text("Cut short without DONE."), 3))) {
-            Streamed streamed = Streamed.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(settings(Optional.of(stub.baseUrl()))),
                     ChatRequest.builder().messages(UserMessage.from("hi")).build());
             ModelException error = assertInstanceOf(ModelException.class, streamed.error);
             assertTrue(error.getMessage().contains("ended before the answer was complete"), error.getMessage());

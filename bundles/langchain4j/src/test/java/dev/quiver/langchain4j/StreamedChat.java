@@ -1,4 +1,4 @@
-package dev.quiver.model.ollama;
+package dev.quiver.langchain4j;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,22 +11,25 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** What a streaming chat told its handler: the text pieces, and either the response or the error. */
-final class Streamed implements StreamingChatResponseHandler {
+/**
+ * What a streaming chat told its handler: the text pieces, and either the response or the error.
+ * For the provider bundles' tests; shipped in this bundle's test jar.
+ */
+public final class StreamedChat implements StreamingChatResponseHandler {
 
-    final List<String> pieces = new CopyOnWriteArrayList<>();
-    volatile ChatResponse response;
-    volatile Throwable error;
+    public final List<String> pieces = new CopyOnWriteArrayList<>();
+    public volatile ChatResponse response;
+    public volatile Throwable error;
     private final CountDownLatch done = new CountDownLatch(1);
 
-    static Streamed chat(StreamingChatModel model, ChatRequest request) throws InterruptedException {
-        Streamed streamed = new Streamed();
+    public static StreamedChat chat(StreamingChatModel model, ChatRequest request) throws InterruptedException {
+        StreamedChat streamed = new StreamedChat();
         model.chat(request, streamed);
         assertTrue(streamed.done.await(30, TimeUnit.SECONDS), "the stream never ended");
         return streamed;
     }
 
-    String text() {
+    public String text() {
         return String.join("", pieces);
     }
 
