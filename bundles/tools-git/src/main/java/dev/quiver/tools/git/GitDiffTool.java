@@ -39,7 +39,7 @@ public class GitDiffTool implements Tool {
 
     @Override
     public List<Subject> subjects(Arguments arguments) throws ToolException {
-        return arguments.optionalString("path").map(p -> List.of(Subject.path(p))).orElse(List.of());
+        return GitRepo.pathSubject(arguments);
     }
 
     @Override

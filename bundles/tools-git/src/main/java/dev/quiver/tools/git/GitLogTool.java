@@ -41,7 +41,7 @@ public class GitLogTool implements Tool {
 
     @Override
     public List<Subject> subjects(Arguments arguments) throws ToolException {
-        return arguments.optionalString("path").map(p -> List.of(Subject.path(p))).orElse(List.of());
+        return GitRepo.pathSubject(arguments);
     }
 
     @Override

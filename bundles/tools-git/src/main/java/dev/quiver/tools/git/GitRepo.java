@@ -46,6 +46,12 @@ final class GitRepo implements AutoCloseable {
         this.prefix = prefix;
     }
 
+    /** The subjects of a tool whose only path is the optional {@code path} argument. */
+    static java.util.List<dev.quiver.api.Subject> pathSubject(dev.quiver.api.Arguments arguments) throws ToolException {
+        return arguments.optionalString("path").map(p -> java.util.List.of(dev.quiver.api.Subject.path(p)))
+                .orElse(java.util.List.of());
+    }
+
     static GitRepo open(Workspace workspace) throws ToolException {
         Path root = workspace.root();
         FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(root.toFile());

@@ -32,11 +32,7 @@ public class CopyPathTool implements Tool {
     private static final ToolSpec SPEC = new ToolSpec("copy_path",
             "Copy a file, or a directory with its contents, to a new path. Refuses an existing target; creates "
                     + "missing parents.",
-            """
-            {"type":"object","properties":{\
-            "from":{"type":"string"},\
-            "to":{"type":"string"}},\
-            "required":["from","to"]}""");
+            Entries.FROM_TO_SCHEMA);
 
     @Override
     public ToolSpec spec() {
@@ -45,7 +41,7 @@ public class CopyPathTool implements Tool {
 
     @Override
     public List<Subject> subjects(Arguments arguments) throws ToolException {
-        return List.of(Subject.path(arguments.string("from")), Subject.path(arguments.string("to")));
+        return Entries.fromTo(arguments);
     }
 
     @Override

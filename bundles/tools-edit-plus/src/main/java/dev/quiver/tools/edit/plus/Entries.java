@@ -16,6 +16,19 @@ final class Entries {
     private Entries() {
     }
 
+    /** The parameters of a tool from one path to another ({@code move_file}, {@code copy_path}). */
+    static final String FROM_TO_SCHEMA = """
+            {"type":"object","properties":{\
+            "from":{"type":"string"},\
+            "to":{"type":"string"}},\
+            "required":["from","to"]}""";
+
+    /** Both ends are permission subjects. */
+    static java.util.List<dev.quiver.api.Subject> fromTo(dev.quiver.api.Arguments arguments) throws ToolException {
+        return java.util.List.of(dev.quiver.api.Subject.path(arguments.string("from")),
+                dev.quiver.api.Subject.path(arguments.string("to")));
+    }
+
     /**
      * The entry a path names, for tools that act on the entry itself: a symbolic link is the link, not
      * what it points to (its folder still goes through the jail), anything else is resolved by the jail.

@@ -24,11 +24,7 @@ public class MoveFileTool implements Tool {
     private static final ToolSpec SPEC = new ToolSpec("move_file",
             "Move or rename a file or directory; creates missing parents. Refuses a missing source or an "
                     + "existing target.",
-            """
-            {"type":"object","properties":{\
-            "from":{"type":"string"},\
-            "to":{"type":"string"}},\
-            "required":["from","to"]}""");
+            Entries.FROM_TO_SCHEMA);
 
     @Override
     public ToolSpec spec() {
@@ -37,7 +33,7 @@ public class MoveFileTool implements Tool {
 
     @Override
     public List<Subject> subjects(Arguments arguments) throws ToolException {
-        return List.of(Subject.path(arguments.string("from")), Subject.path(arguments.string("to")));
+        return Entries.fromTo(arguments);
     }
 
     @Override
