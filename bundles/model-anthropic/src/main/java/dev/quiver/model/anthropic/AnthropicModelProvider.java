@@ -11,6 +11,7 @@ import dev.quiver.langchain4j.ModelException;
 import dev.quiver.langchain4j.ModelException.Kind;
 import dev.quiver.langchain4j.ModelProvider;
 import dev.quiver.langchain4j.ModelSettings;
+import dev.quiver.langchain4j.BaseUrls;
 import dev.quiver.langchain4j.QuiverHttpClientBuilder;
 import dev.quiver.langchain4j.RetryPolicy;
 import java.io.IOException;
@@ -90,21 +91,8 @@ public class AnthropicModelProvider implements ModelProvider {
     }
 
     private Target target(ModelSettings settings) {
-        String root = settings.baseUrl()
-                .or(() -> Optional.ofNullable(environment.apply(BASE_URL_VARIABLE)).filter(s -> !s.isBlank()))
-                .orElse(DEFAULT_BASE_URL)
-                .trim();
-        URI uri;
-        try {
-            uri = URI.create(root);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Base URL is not a URL: " + root);
-        }
-        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-                || uri.getHost() == null || uri.getRawQuery() != null) {
-            throw new IllegalArgumentException("Base URL must be the server's http or https root such as "
-                    + DEFAULT_BASE_URL + "; got " + root);
-        }
+        String root = BaseUrls.chosen(settings, environment, BASE_URL_VARIABLE, DEFAULT_BASE_URL);
+        URI uri = BaseUrls.check(root, true, "the server's http or https root such as " + DEFAULT_BASE_URL);
         boolean anthropic = "api.anthropic.com".equals(uri.getHost());
         String key = Optional.ofNullable(environment.apply(KEY_VARIABLE)).map(String::trim).orElse("");
         if (key.isEmpty() && anthropic) {

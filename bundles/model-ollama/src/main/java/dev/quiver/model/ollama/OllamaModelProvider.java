@@ -10,10 +10,10 @@ import dev.langchain4j.model.ollama.OllamaStreamingChatModel;
 import dev.quiver.langchain4j.ModelException;
 import dev.quiver.langchain4j.ModelProvider;
 import dev.quiver.langchain4j.ModelSettings;
+import dev.quiver.langchain4j.BaseUrls;
 import dev.quiver.langchain4j.QuiverHttpClientBuilder;
 import dev.quiver.langchain4j.RetryPolicy;
 import java.io.IOException;
-import java.net.URI;
 import java.util.Optional;
 import java.util.function.Function;
 import org.osgi.service.component.annotations.Activate;
@@ -78,17 +78,7 @@ public class OllamaModelProvider implements ModelProvider {
                 .or(() -> Optional.ofNullable(environment.apply(HOST_VARIABLE)).map(String::trim)
                         .filter(s -> !s.isEmpty()).map(OllamaModelProvider::fromOllamaHost))
                 .orElse(DEFAULT_BASE_URL);
-        URI uri;
-        try {
-            uri = URI.create(root);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Base URL is not a URL: " + root);
-        }
-        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-                || uri.getHost() == null || uri.getRawQuery() != null) {
-            throw new IllegalArgumentException("Base URL must be the Ollama server's http or https root such as "
-                    + DEFAULT_BASE_URL + "; got " + root);
-        }
+        BaseUrls.check(root, true, "the Ollama server's http or https root such as " + DEFAULT_BASE_URL);
         while (root.endsWith("/")) {
             root = root.substring(0, root.length() - 1);
         }

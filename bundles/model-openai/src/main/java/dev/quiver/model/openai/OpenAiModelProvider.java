@@ -10,6 +10,7 @@ import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import dev.quiver.langchain4j.ModelException;
 import dev.quiver.langchain4j.ModelProvider;
 import dev.quiver.langchain4j.ModelSettings;
+import dev.quiver.langchain4j.BaseUrls;
 import dev.quiver.langchain4j.QuiverHttpClientBuilder;
 import dev.quiver.langchain4j.RetryPolicy;
 import java.io.IOException;
@@ -87,21 +88,9 @@ public class OpenAiModelProvider implements ModelProvider {
     }
 
     private Target target(ModelSettings settings) {
-        String baseUrl = settings.baseUrl()
-                .or(() -> Optional.ofNullable(environment.apply(BASE_URL_VARIABLE)).filter(s -> !s.isBlank()))
-                .orElse(DEFAULT_BASE_URL)
-                .trim();
-        URI uri;
-        try {
-            uri = URI.create(baseUrl);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Base URL is not a URL: " + baseUrl);
-        }
-        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-                || uri.getHost() == null) {
-            throw new IllegalArgumentException("Base URL must be an http or https URL such as "
-                    + DEFAULT_BASE_URL + " or http://127.0.0.1:8000/v1; got " + baseUrl);
-        }
+        String baseUrl = BaseUrls.chosen(settings, environment, BASE_URL_VARIABLE, DEFAULT_BASE_URL);
+        URI uri = BaseUrls.check(baseUrl, false,
+                "an http or https URL such as " + DEFAULT_BASE_URL + " or http://127.0.0.1:8000/v1");
         boolean openAi = "api.openai.com".equals(uri.getHost());
         String key = Optional.ofNullable(environment.apply(KEY_VARIABLE)).map(String::trim).orElse("");
         if (key.isEmpty() && openAi) {
