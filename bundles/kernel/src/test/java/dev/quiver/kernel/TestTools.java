@@ -53,7 +53,8 @@ final class TestTools {
     static final class Blocker implements Tool {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        volatile boolean sawCancel;
+        /** Counted down when the call notices it was cancelled (the flag) or interrupted. */
+        final CountDownLatch sawCancel = new CountDownLatch(1);
         volatile RuntimeException failWith;
 
         @Override
@@ -67,12 +68,12 @@ final class TestTools {
             try {
                 while (!release.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
                     if (context.isCancelled()) {
-                        sawCancel = true;
+                        sawCancel.countDown();
                         return ToolResult.of("cancelled");
                     }
                 }
             } catch (InterruptedException e) {
-                sawCancel = true;
+                sawCancel.countDown();
                 Thread.currentThread().interrupt();
                 return ToolResult.of("interrupted");
             }
