@@ -34,6 +34,11 @@ public final class PermissionEngine {
     public static final String BY_DEFAULT = "default";
     public static final String BY_SECRET = "secret";
 
+    /** Commands whose arguments are text they print, never files they open. */
+    private static final Set<String> TEXT_ARGUMENTS = Set.of("echo", "printf");
+    /** Commands whose last operand is the destination they write (unless a -t option names it). */
+    private static final Set<String> COPIES = Set.of("cp", "mv");
+
     private static final Set<String> HARMLESS_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
             "/dev/zero", "/dev/fd/1", "/dev/fd/2");
 
@@ -209,10 +214,18 @@ public final class PermissionEngine {
         return decideText(tool, access, value, List.of(value), table, fallback);
     }
 
+    /**
+     * The secret file a command reads, if any: any of its arguments (or an option's value) that names
+     * one, or a file it redirects its input from. Not counted, because nothing is read from them:
+     * the arguments of {@code echo} and {@code printf} (text), the destination of {@code cp} and
+     * {@code mv} (written), and the targets of output redirections and here-strings.
+     */
     private Optional<String> secretIn(SimpleCommand command) {
-        List<Word> words = new ArrayList<>(command.args());
+        List<Word> words = new ArrayList<>(readArguments(command));
         for (Redirect redirect : command.redirects()) {
-            words.add(redirect.target());
+            if (redirect.operator().equals("<") || redirect.operator().equals("<>")) {
+                words.add(redirect.target());
+            }
         }
         for (Word word : words) {
             if (!word.literal() || word.value().isEmpty()) {
@@ -235,6 +248,24 @@ public final class PermissionEngine {
             }
         }
         return Optional.empty();
+    }
+
+    /** The arguments of a command that may name a file it reads (see {@link #secretIn}). */
+    private static List<Word> readArguments(SimpleCommand command) {
+        String name = command.computedName() ? "" : command.baseName();
+        List<Word> args = command.args();
+        if (TEXT_ARGUMENTS.contains(name)) {
+            return List.of();
+        }
+        if (COPIES.contains(name) && args.size() >= 2) {
+            boolean targetOption = args.stream().anyMatch(word -> word.value().equals("-t")
+                    || word.value().startsWith("--target-directory") || (word.value().matches("-[a-zA-Z]*t")));
+            Word last = args.get(args.size() - 1);
+            if (!targetOption && !last.value().startsWith("-")) {
+                return args.subList(0, args.size() - 1);
+            }
+        }
+        return args;
     }
 
     private static boolean writes(Redirect redirect) {

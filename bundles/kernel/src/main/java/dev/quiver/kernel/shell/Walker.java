@@ -364,7 +364,16 @@ final class Walker {
                 }
             }
         }
-        children(n, level);
+        for (Node c : n.children) {
+            if (c.type.equals("file_redirect")) {
+                // $(< file): bash reads the file itself, as $(cat file) would; a command of redirections only
+                Redirs r = new Redirs();
+                redirect(c, c.type, r);
+                sink.add(Word.literal(""), r.extraArgs, r.list, List.of());
+            } else {
+                visit(c, c.type, level + 1);
+            }
+        }
     }
 
     private void nested(String text) {

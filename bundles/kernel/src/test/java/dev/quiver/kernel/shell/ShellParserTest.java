@@ -36,6 +36,17 @@ class ShellParserTest {
     }
 
     @Test
+    void aSubstitutionOfARedirectionAloneReadsTheFile() {
+        // bash's $(< file) is $(cat file) without the process: the file is read
+        for (String command : List.of("printf '%s' \"$(< .env)\"", "echo $(<.env)", "x=`< .env`")) {
+            ParsedCommand parsed = ShellParser.parse(command);
+            assertTrue(parsed.commands().stream().anyMatch(c -> c.name().value().isEmpty()
+                    && c.redirects().equals(List.of(new Redirect("<", Word.literal(".env"), null)))),
+                    command + ": " + parsed.commands());
+        }
+    }
+
+    @Test
     void subshellsAndGroupsAreOpened() {
         assertEquals(List.of("a", "b", "c x"), texts("(a; b); { c x; }"));
     }
