@@ -70,6 +70,7 @@ public class QuiverMain implements Function<String[], Integer> {
         root.services = services;
         root.systemTerminal = systemTerminal;
         CommandLine commandLine = new CommandLine(root);
+        Subcommands.add(commandLine, args);
         commandLine.getCommandSpec().version("quiver " + version);
         commandLine.setOut(new java.io.PrintWriter(terminal.out(), true));
         commandLine.setErr(new java.io.PrintWriter(terminal.err(), true));

@@ -15,9 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code quiver}: the interactive agent, or one headless task with {@code -p}. */
+/**
+ * {@code quiver}: the interactive agent, or one headless task with {@code -p}. Its subcommands are
+ * added by {@link Subcommands}, only the one asked for when the command line names one.
+ */
 @Command(name = "quiver", mixinStandardHelpOptions = true,
-        subcommands = {ToolsCommand.class, CallCommand.class, CheckCommand.class, SessionsCommand.class, McpCommand.class, CatalogCommand.class},
         description = "A coding agent whose tools are hot-swappable OSGi bundles, governed by one kernel.")
 final class RootCommand implements Callable<Integer> {
 
