@@ -2,7 +2,9 @@
 # Cold start-up of the machine-readable modes: wall time of `quiver tools --json` (and `check`),
 # each a fresh JVM and a fresh framework, against the bare JVM. Run on demand:
 #   bench/startup.sh [runs]
-# Results go to stdout as a Markdown table for docs/benchmarks.md.
+# The commands take turns within each round, so all of them see the same load (this machine's
+# figures drift by 10-20 % from minute to minute). Results go to stdout as a Markdown table for
+# docs/benchmarks.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dist="$root/distribution/target/quiver"
@@ -11,25 +13,38 @@ runs="${1:-20}"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-measure() { # name, command...
-  local name="$1"; shift
-  local times=()
-  "$@" >/dev/null 2>&1 || true # warm the page cache, not the JVM
-  for _ in $(seq "$runs"); do
-    local start end
-    start=$(date +%s%N); "$@" >/dev/null 2>&1; end=$(date +%s%N)
-    times+=($(( (end - start) / 1000000 )))
+names=(
+  "java -version (bare JVM)"
+  "quiver tools --json"
+  "quiver check bash"
+  "quiver tools --json, no framework snapshot"
+  "quiver tools --json, no CDS archive"
+)
+commands=(
+  "java -Xshare:auto -version"
+  "$dist/bin/quiver tools --json"
+  "$dist/bin/quiver check bash {\"command\":\"ls\"}"
+  "env QUIVER_JAVA_OPTS=-Dquiver.snapshot=false $dist/bin/quiver tools --json"
+  "env QUIVER_JAVA_OPTS=-Xshare:off $dist/bin/quiver tools --json"
+)
+declare -A times
+for i in "${!commands[@]}"; do eval "${commands[$i]}" >/dev/null 2>&1 || true; done # the page cache, not the JVM
+for _ in $(seq "$runs"); do
+  for i in "${!commands[@]}"; do
+    start=$(date +%s%N)
+    read -ra argv <<< "${commands[$i]}"
+    "${argv[@]}" >/dev/null 2>&1 || true
+    end=$(date +%s%N)
+    times[$i]+="$(( (end - start) / 1000000 )) "
   done
-  printf '%s\n' "${times[@]}" | sort -n | awk -v name="$name" '
-    { t[NR] = $1; sum += $1 }
-    END { printf "| %s | %d | %d | %d | %d |\n", name, t[int((NR + 1) / 2)], t[1], t[NR], sum / NR }'
-}
+done
 
 echo "| command | median ms | min ms | max ms | mean ms |"
 echo "|---|---|---|---|---|"
-measure "java -version (bare JVM)" java -Xshare:auto -version
-measure "quiver tools --json" "$dist/bin/quiver" tools --json
-measure "quiver check bash" "$dist/bin/quiver" check bash '{"command":"ls"}'
-measure "quiver tools --json, no CDS archive" env QUIVER_JAVA_OPTS=-Xshare:off "$dist/bin/quiver" tools --json
+for i in "${!commands[@]}"; do
+  printf '%s\n' ${times[$i]} | sort -n | awk -v name="${names[$i]}" '
+    { t[NR] = $1; sum += $1 }
+    END { printf "| %s | %d | %d | %d | %d |\n", name, t[int((NR + 1) / 2)], t[1], t[NR], sum / NR }'
+done
 echo
-echo "$runs runs each on $(nproc) cores, $(java -version 2>&1 | head -1)."
+echo "$runs rounds on $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(java -version 2>&1 | head -1)."

@@ -64,18 +64,27 @@ public final class Launcher {
     static int run(Path home, String[] args) throws IOException, BundleException, InterruptedException {
         Trace trace = Trace.from(System.getProperty("quiver.startup.trace"));
         Warmup.jdk();
-        LogSetup.configure();
-        Path storage = Files.createTempDirectory(cacheParent(), "quiver-felix-");
-        trace.mark("logging and cache folder");
+        Path storage = createStorage(cacheParent());
+        Snapshot snapshot = Snapshot.of(home);
+        boolean restored = !"false".equals(System.getProperty("quiver.snapshot")) && snapshot.restoreInto(storage);
+        Warmup.awaitLogging();
+        trace.mark(restored ? "cache folder from the snapshot" : "cache folder");
         Felix felix = new Felix(frameworkProperties(home, storage));
         Thread stopper = new Thread(() -> stop(felix, storage), "quiver-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);
+        List<Bundle> bundles = List.of();
+        boolean recordSnapshot = false;
         try {
             felix.init();
             trace.mark("framework init");
             BundleContext context = felix.getBundleContext();
-            List<Bundle> bundles = install(context, home.resolve("bundle"), List.of());
-            trace.mark("install " + bundles.size() + " bundles");
+            bundles = restored ? hostBundles(context) : new ArrayList<>();
+            List<Bundle> installed = installMissing(context, home.resolve("bundle"), bundles);
+            bundles.addAll(installed);
+            trace.mark("install " + bundles.size() + " bundles" + (!restored ? ""
+                    : installed.isEmpty() ? " (snapshot)" : " (snapshot, " + installed.size() + " missing from it)"));
+            // a start that had to install anything records its cache as the next snapshot, once its command ran
+            boolean freshCache = !installed.isEmpty() && bundles.size() == Snapshot.jars(home.resolve("bundle")).size();
             felix.start();
             felix.adapt(FrameworkWiring.class).resolveBundles(null);
             trace.mark("resolve");
@@ -99,14 +108,67 @@ public final class Launcher {
             trace.mark("command line service");
             Integer code = main.apply(args);
             trace.mark("command");
+            recordSnapshot = freshCache;
             return code == null ? 1 : code;
         } finally {
-            stop(felix, storage);
+            stopFramework(felix);
+            if (recordSnapshot) {
+                snapshot.record(storage, bundles.stream().map(Bundle::getBundleId).toList(), bundles.stream()
+                        .filter(b -> Snapshot.isScr(b.getSymbolicName())).mapToLong(Bundle::getBundleId).findFirst().orElse(-1));
+            }
+            deleteTree(storage);
             trace.mark("stop");
             try {
                 Runtime.getRuntime().removeShutdownHook(stopper);
             } catch (IllegalStateException alreadyExiting) {
                 // the hook is running now; it does the same
+            }
+        }
+    }
+
+    /** Installs the jars of {@code bundle/} that are not installed from where they lie already. */
+    private static List<Bundle> installMissing(BundleContext context, Path folder, List<Bundle> installed)
+            throws IOException {
+        java.util.Set<String> locations = new java.util.HashSet<>();
+        installed.forEach(bundle -> locations.add(bundle.getLocation()));
+        List<Bundle> bundles = new ArrayList<>();
+        for (Path jar : Snapshot.jars(folder)) {
+            if (!locations.contains(location(jar))) {
+                install(context, jar).ifPresent(bundles::add);
+            }
+        }
+        return bundles;
+    }
+
+    /** The bundles a restored snapshot brought back, in id order: the order they were installed in. */
+    private static List<Bundle> hostBundles(BundleContext context) {
+        List<Bundle> bundles = new ArrayList<>();
+        for (Bundle bundle : context.getBundles()) {
+            if (bundle.getBundleId() != 0) {
+                bundles.add(bundle);
+            }
+        }
+        bundles.sort(Comparator.comparingLong(Bundle::getBundleId));
+        return bundles;
+    }
+
+    /**
+     * A new folder of this process's own for the framework cache, readable by its owner only. Named by
+     * the process id and a counter rather than {@code Files.createTempDirectory}'s random name, whose
+     * first use seeds {@code SecureRandom}: a cost at every start for nothing (the name need not be
+     * secret; creating the folder fails if it exists, and the next name is tried).
+     */
+    private static Path createStorage(Path parent) throws IOException {
+        String prefix = "quiver-felix-" + ProcessHandle.current().pid() + "-";
+        java.nio.file.attribute.FileAttribute<?> ownerOnly = java.nio.file.attribute.PosixFilePermissions
+                .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        for (int attempt = 0;; attempt++) {
+            try {
+                return Files.createDirectory(parent.resolve(prefix + attempt), ownerOnly);
+            } catch (java.nio.file.FileAlreadyExistsException taken) {
+                if (attempt >= 100) {
+                    throw taken;
+                }
             }
         }
     }
@@ -152,8 +214,8 @@ public final class Launcher {
             String value = System.getProperty(name, file.getProperty(name));
             properties.put(name, value.replace("${quiver.home}", home.toString()));
         }
+        // a fresh folder per process, empty or holding a copy of the snapshot: never cleaned
         properties.put(Constants.FRAMEWORK_STORAGE, storage.toString());
-        properties.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
         properties.put("felix.log.logger", new LogSetup.FelixLogger());
         properties.put("quiver.home", home.toString());
         return properties;
@@ -186,25 +248,29 @@ public final class Launcher {
     /** Installs the jars of a folder (none when it does not exist), skipping bundles already installed. */
     private static List<Bundle> install(BundleContext context, Path folder, java.util.Collection<String> installed)
             throws IOException {
-        List<Path> jars;
-        if (!Files.isDirectory(folder)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(folder)) {
-            jars = files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
-        }
+        List<Path> jars = Snapshot.jars(folder);
         List<Bundle> bundles = new ArrayList<>();
         for (Path jar : jars) {
             if (!installed.isEmpty() && installed.contains(identity(jar))) {
                 continue;
             }
-            try {
-                bundles.add(context.installBundle("reference:" + jar.toUri()));
-            } catch (BundleException e) {
-                System.err.println("quiver: cannot install " + jar.getFileName() + ": " + e.getMessage());
-            }
+            install(context, jar).ifPresent(bundles::add);
         }
         return bundles;
+    }
+
+    /** Installs one jar by reference: the framework reads it where it lies and copies nothing. */
+    private static java.util.Optional<Bundle> install(BundleContext context, Path jar) {
+        try {
+            return java.util.Optional.of(context.installBundle(location(jar)));
+        } catch (BundleException e) {
+            System.err.println("quiver: cannot install " + jar.getFileName() + ": " + e.getMessage());
+            return java.util.Optional.empty();
+        }
+    }
+
+    private static String location(Path jar) {
+        return "reference:" + jar.toUri();
     }
 
     /** The symbolic name and version a jar's manifest declares, as {@link #names} writes them. */
@@ -225,7 +291,8 @@ public final class Launcher {
 
     /**
      * Starts bundles in order; the caller starts FileInstall last, so bundles from deploy/ arrive after
-     * the kernel's hooks and the catalogue platform's resolver hook.
+     * the kernel's hooks and the catalogue platform's resolver hook. Starts are transient: the cache
+     * never says a bundle should start by itself, so a snapshot's bundles wait for this order too.
      */
     private static void startAll(List<Bundle> bundles) {
         for (Bundle bundle : bundles) {
@@ -233,7 +300,7 @@ public final class Launcher {
                 continue;
             }
             try {
-                bundle.start();
+                bundle.start(Bundle.START_TRANSIENT);
             } catch (BundleException e) {
                 System.err.println("quiver: bundle " + bundle.getSymbolicName() + " did not start: " + e.getMessage());
             }
@@ -272,6 +339,11 @@ public final class Launcher {
     }
 
     private static void stop(Felix felix, Path storage) {
+        stopFramework(felix);
+        deleteTree(storage);
+    }
+
+    private static void stopFramework(Felix felix) {
         try {
             if ((felix.getState() & (Bundle.ACTIVE | Bundle.STARTING | Bundle.STOPPING)) != 0) {
                 felix.stop();
@@ -283,15 +355,24 @@ public final class Launcher {
         } catch (BundleException | InterruptedException e) {
             // exiting anyway
         }
-        deleteTree(storage);
     }
 
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
+    static void deleteTree(Path root) {
+        deleteContents(root);
+        try {
+            Files.deleteIfExists(root);
+        } catch (IOException ignored) {
+            // a leftover temporary folder is harmless; the shutdown hook may be deleting it too
+        }
+    }
+
+    /** Deletes what a folder holds, keeping the folder. */
+    static void deleteContents(Path root) {
+        if (!Files.isDirectory(root)) {
             return;
         }
         try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+            paths.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(root)).forEach(p -> {
                 try {
                     Files.deleteIfExists(p);
                 } catch (IOException ignored) {

@@ -23,6 +23,8 @@ final class LogSetup {
     private LogSetup() {
     }
 
+    private static volatile boolean configured;
+
     static void configure() {
         Logger root = Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
@@ -34,6 +36,11 @@ final class LogSetup {
         Handler file = new AppendingFileHandler(logFile());
         file.setLevel(level);
         root.addHandler(file);
+        configured = true;
+    }
+
+    static boolean configured() {
+        return configured;
     }
 
     static Path logFile() {

@@ -1,30 +1,65 @@
 package dev.quiver.distribution;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.osgi.framework.Bundle;
 
 /**
- * Start-up work done ahead on the second core: while the main thread initialises and starts the
- * framework, a daemon thread loads and initialises classes that the next phases will need, so the
- * main thread finds them ready. Nothing here changes behaviour; a failure is ignored.
+ * Start-up work done ahead on the second core: while the main thread prepares and starts the
+ * framework, a daemon thread sets up logging and initialises classes that the next phases will
+ * need, so the main thread finds them ready (a class is initialised once, by whichever thread comes
+ * first; the other waits for it rather than doing it again). Nothing here changes behaviour; a
+ * failure is ignored, except that logging is set up before the framework is created either way.
  */
 final class Warmup {
+
+    private static final CountDownLatch LOGGING = new CountDownLatch(1);
+
+    /** Felix classes whose static initialisers are slow when cold (reflection, JDK probing). */
+    private static final String[] FRAMEWORK_CLASSES = {
+        "org.apache.felix.framework.util.SecureAction",
+        "org.apache.felix.framework.util.Util",
+        "org.apache.felix.framework.Felix",
+        "org.apache.felix.framework.BundleImpl",
+        "org.apache.felix.framework.BundleWiringImpl",
+        "org.apache.felix.framework.ExtensionManager",
+        "org.apache.felix.framework.util.manifestparser.ManifestParser",
+    };
 
     private Warmup() {
     }
 
-    /** JDK classes: the XML parser SCR reads component descriptors with, time formatting, regular expressions. */
+    /**
+     * Logging (see {@link #awaitLogging}), then JDK and framework classes: Felix's static state,
+     * {@code String.format}'s locale data (the framework's first properties use it), time formatting
+     * (session ids) and regular expressions.
+     */
     static void jdk() {
         run("quiver-warmup-jdk", () -> {
-            javax.xml.parsers.SAXParserFactory factory = javax.xml.parsers.SAXParserFactory.newInstance();
-            factory.setNamespaceAware(true);
-            factory.newSAXParser();
+            try {
+                LogSetup.configure();
+            } finally {
+                LOGGING.countDown();
+            }
+            String.format("%d %s", 1, "a");
             java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(java.time.OffsetDateTime.now());
             java.util.regex.Pattern.compile("[a-z]+\\s*(\\d+)?").matcher("warm 1").find();
+            ClassLoader loader = Warmup.class.getClassLoader();
+            for (String name : FRAMEWORK_CLASSES) {
+                Class.forName(name, true, loader);
+            }
         });
     }
 
-    /** Classes of resolved bundles that every command uses: Jackson's object mapper and picocli. */
+    /** Waits until {@link #jdk} has set up logging; sets it up here if that thread could not. */
+    static void awaitLogging() throws InterruptedException {
+        LOGGING.await();
+        if (!LogSetup.configured()) {
+            LogSetup.configure();
+        }
+    }
+
+    /** Classes of resolved bundles that every command uses: Jackson's object mapper, picocli and slf4j. */
     static void start(List<Bundle> bundles) {
         run("quiver-warmup-bundles", () -> {
             for (Bundle bundle : bundles) {
@@ -37,6 +72,9 @@ final class Warmup {
                             .invoke(mapper, java.util.Map.of("a", List.of(1, "b")));
                 } else if ("picocli".equals(name)) {
                     Class.forName("picocli.CommandLine", true, bundle.loadClass("picocli.CommandLine").getClassLoader());
+                } else if ("slf4j.api".equals(name)) {
+                    Class<?> factory = bundle.loadClass("org.slf4j.LoggerFactory");
+                    factory.getMethod("getLogger", String.class).invoke(null, "dev.quiver");
                 }
             }
         });

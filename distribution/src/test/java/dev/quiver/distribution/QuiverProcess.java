@@ -29,8 +29,14 @@ final class QuiverProcess {
     /** Runs quiver in a workspace with a private HOME and state folder, feeding stdin. */
     static Run run(Path workspace, Map<String, String> environment, String stdin, String... args)
             throws IOException, InterruptedException {
+        return run(distribution(), workspace, environment, stdin, args);
+    }
+
+    /** Runs the {@code bin/quiver} of the given distribution folder (a copy of the built one, say). */
+    static Run run(Path distribution, Path workspace, Map<String, String> environment, String stdin, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(distribution().resolve("bin").resolve("quiver").toString());
+        command.add(distribution.resolve("bin").resolve("quiver").toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workspace.toFile());
         Path home = Files.createDirectories(workspace.resolveSibling(workspace.getFileName() + "-home"));
