@@ -59,7 +59,7 @@ final class Warmup {
         }
     }
 
-    /** Classes of resolved bundles that every command uses: Jackson's object mapper, picocli and slf4j. */
+    /** Classes of resolved bundles that every command uses: Jackson's object mapper, picocli (inside the CLI) and slf4j. */
     static void start(List<Bundle> bundles) {
         run("quiver-warmup-bundles", () -> {
             for (Bundle bundle : bundles) {
@@ -70,7 +70,7 @@ final class Warmup {
                     mapper.getClass().getMethod("readTree", String.class).invoke(mapper, "{\"a\":[1,\"b\"]}");
                     mapper.getClass().getMethod("writeValueAsString", Object.class)
                             .invoke(mapper, java.util.Map.of("a", List.of(1, "b")));
-                } else if ("picocli".equals(name)) {
+                } else if ("dev.quiver.cli".equals(name)) {
                     Class.forName("picocli.CommandLine", true, bundle.loadClass("picocli.CommandLine").getClassLoader());
                 } else if ("slf4j.api".equals(name)) {
                     Class<?> factory = bundle.loadClass("org.slf4j.LoggerFactory");
