@@ -43,6 +43,19 @@ final class Walker {
         return text(n.start, n.end());
     }
 
+    /**
+     * Whether the source between two nodes holds a line break that is not a continuation ({@code \}⏎
+     * inside the gap; a backslash ending the word before belongs to that word).
+     */
+    private boolean lineBreakBetween(int from, int to) {
+        for (int i = from; i < to && i < src.length; i++) {
+            if (src[i] == '\n' && (i == from || src[i - 1] != '\\')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private String text(int start, int end) {
         int s = Math.max(0, Math.min(start, src.length));
         int e = Math.max(s, Math.min(end, src.length));
@@ -108,10 +121,21 @@ final class Walker {
     private void command(Node n, Redirs outer, int level) {
         Words words = new Words();
         Redirs r = new Redirs();
+        int previousEnd = -1;
         for (Node c : n.children) {
             String field = c.field;
+            if (("name".equals(field) || "argument".equals(field)) && previousEnd >= 0
+                    && lineBreakBetween(previousEnd, c.start)) {
+                // The grammar sometimes runs a command on past the end of its line (`a | b | c⏎d e >&2`
+                // reads as `c d e`), which would hide `d` from the guard and the rules: the line break
+                // ends the command, as in bash, and the parse is not trusted.
+                sink.incomplete = true;
+                Expander.emit(sink, words.words(), List.of(), List.of(), depth);
+                words = new Words();
+            }
             if ("name".equals(field) || "argument".equals(field)) {
                 words.add(c);
+                previousEnd = c.end();
             } else if ("redirect".equals(field)) {
                 words.breakRun();
                 redirect(c, c.type, r);
