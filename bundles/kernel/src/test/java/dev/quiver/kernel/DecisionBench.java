@@ -47,6 +47,14 @@ public final class DecisionBench {
             + "echo \"built $(date +%s)\" > build/out.log 2>&1 || rm -f target/stale.txt; "
             + "for f in src/*.java; do wc -l \"$f\"; done; mvn -q -o test && npm run build | tee build.log";
 
+    /**
+     * Ten plain commands (no expansion, substitution or compound command, no statement that mixes
+     * pipes with && or ||), the shape most command lines have: read without tree-sitter.
+     */
+    static final String PLAIN_COMPOUND = "git status --short && git diff --stat; ls -la src; grep -rn TODO src/main "
+            + "> build/todo.txt 2>&1; mvn -q -o test || echo 'tests failed'; npm run build | tee build.log; "
+            + "wc -l README.md";
+
     /** The same shape with a destructive part: the guard refuses it. */
     static final String COMPOUND_REFUSED = COMPOUND.replace("rm -f target/stale.txt", "rm -rf src");
 
@@ -141,6 +149,7 @@ public final class DecisionBench {
             List<Case> cases = new ArrayList<>();
             cases.add(bash(json, "bash: 10-part compound, every part allowed by a rule", COMPOUND));
             cases.add(bash(json, "bash: 10-part compound with `rm -rf src` (guard)", COMPOUND_REFUSED));
+            cases.add(bash(json, "bash: 10-part compound of plain commands (no tree-sitter)", PLAIN_COMPOUND));
             cases.add(bash(json, "bash: `git status`", "git status"));
             cases.add(bash(json, "bash: `npm test -- --watch=false`", "npm test -- --watch=false"));
             cases.add(bash(json, "bash: `make build` (no rule: the table's `*`)", "make build"));

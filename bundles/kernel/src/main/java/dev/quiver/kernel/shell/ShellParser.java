@@ -119,6 +119,11 @@ public final class ShellParser {
         if (source.isBlank() || PlainCommand.split(source, depth, sink)) {
             return sink;
         }
+        return parseWithTree(source, depth, sink);
+    }
+
+    /** The grammar's reading of a line that passed the checks of {@link #analyse}, into {@code sink}. */
+    static Sink parseWithTree(String source, int depth, Sink sink) {
         byte[] bytes = source.getBytes(StandardCharsets.UTF_8);
         long deadline = System.nanoTime() + BUDGET_NANOS;
         Node root = null;
