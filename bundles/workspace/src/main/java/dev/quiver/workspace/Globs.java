@@ -8,7 +8,8 @@ import org.eclipse.jgit.ignore.FastIgnoreRule;
 
 /**
  * Glob matching with gitignore semantics (JGit's {@link FastIgnoreRule}), plus {@code {a,b}}
- * alternatives, which gitignore lacks and ripgrep's {@code --glob} has.
+ * alternatives, which gitignore lacks and ripgrep's {@code --glob} has. The common shapes (literal
+ * text, {@code *} and whole {@code **} segments) are matched by {@link SimpleGlob}, with JGit's result.
  */
 final class Globs {
 
@@ -30,17 +31,18 @@ final class Globs {
             throw new ToolException("Glob '" + glob + "' starts with '!'; negated globs are not supported here. "
                     + "Match what you want instead.");
         }
-        List<FastIgnoreRule> rules = new ArrayList<>();
+        List<Predicate<String>> rules = new ArrayList<>();
         for (String alternative : expandBraces(trimmed, glob)) {
             FastIgnoreRule rule = new FastIgnoreRule(alternative);
             if (rule.isEmpty()) {
                 throw new ToolException("Glob '" + glob + "' matches nothing as written.");
             }
-            rules.add(rule);
+            Predicate<String> simple = SimpleGlob.of(alternative);
+            rules.add(simple != null ? simple : path -> rule.isMatch(path, false, true));
         }
-        return relativePath -> {
-            for (FastIgnoreRule rule : rules) {
-                if (rule.isMatch(relativePath, false, true)) {
+        return rules.size() == 1 ? rules.get(0) : relativePath -> {
+            for (Predicate<String> rule : rules) {
+                if (rule.test(relativePath)) {
                     return true;
                 }
             }

@@ -132,12 +132,11 @@ final class IgnoreRules {
     }
 
     /**
-     * The chain inside a directory of a walk whose listing shows which ignore files it has.
+     * The chain inside a directory of a walk, given the directory's own ignore files ({@link #nodes}).
      *
      * @param prefix the directory's path below the base with a trailing slash ("" for the base)
      */
-    Chain extend(Chain chain, Path dir, String prefix, boolean hasQuiverignore, boolean hasGitignore) {
-        List<IgnoreNode> nodes = nodes(dir, hasQuiverignore, hasGitignore);
+    Chain extend(Chain chain, String prefix, List<IgnoreNode> nodes) {
         return nodes.isEmpty() ? chain : new Chain(prefix, nodes, chain);
     }
 
@@ -181,8 +180,11 @@ final class IgnoreRules {
         return nodes(dir, true, true);
     }
 
-    /** A folder's ignore files; one a listing showed to be absent is not looked for. */
-    private List<IgnoreNode> nodes(Path dir, boolean mayHaveQuiverignore, boolean mayHaveGitignore) {
+    /**
+     * A folder's ignore files; one a listing showed to be absent is not looked for. While the files'
+     * contents stay the same, every call after a {@link #refresh} returns the same list instance.
+     */
+    List<IgnoreNode> nodes(Path dir, boolean mayHaveQuiverignore, boolean mayHaveGitignore) {
         if (!mayHaveQuiverignore && !mayHaveGitignore) {
             return List.of();
         }

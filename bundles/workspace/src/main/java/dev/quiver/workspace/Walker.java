@@ -12,15 +12,19 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.eclipse.jgit.ignore.IgnoreNode;
 
 /**
  * Reads directories for the workspace's walks, applying the ignore rules along the way.
@@ -56,8 +60,12 @@ final class Walker {
     /** The root's path below the ignore rules' base (the repository top), with a trailing slash; often empty. */
     private final String rootPrefix;
     private final Map<Path, Listing> listings = new ConcurrentHashMap<>();
+    /** The last walk of {@link #files}, while it may be reused (see {@link Tree}). */
+    private volatile Tree tree;
     /** How many directories {@link #files} read from disk rather than reused; for tests. */
     final AtomicLong directoriesRead = new AtomicLong();
+    /** How many calls of {@link #files} gave the last result again without a walk; for tests. */
+    final AtomicLong treesReused = new AtomicLong();
     private final AtomicLong cachedEntries = new AtomicLong();
 
     Walker(Path root, IgnoreRules ignoreRules) {
@@ -154,9 +162,18 @@ final class Walker {
         }
         ignoreRules.refresh();
         IgnoreRules.Chain chain = includeIgnored ? null : ignoreRules.chainAbove(start);
+        Tree known = tree;
+        if (known != null && known.unchanged(start, includeIgnored, chain, this)) {
+            treesReused.incrementAndGet();
+            return known.files();
+        }
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         try {
-            return pool.invoke(new Root(new Directory(start, relative(start), includeIgnored, chain)));
+            Visits visits = new Visits();
+            List<String> files = Collections.unmodifiableList(
+                    pool.invoke(new Root(new Directory(start, relative(start), includeIgnored, chain, visits))));
+            tree = visits.reusable ? new Tree(start, includeIgnored, chain, visits.list.toArray(Visit[]::new), files) : null;
+            return files;
         } catch (RuntimeException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
@@ -164,6 +181,47 @@ final class Walker {
             throw e;
         } finally {
             pool.shutdown();
+        }
+    }
+
+    /** One directory a walk of {@link #files} read: what it looked like, and its own ignore files. */
+    private record Visit(Path dir, Object stamp, boolean quiverignore, boolean gitignore, List<IgnoreNode> ignoreNodes) {
+    }
+
+    /** What one walk of {@link #files} visits; reusable unless a listing was racy or unreadable, or a link was met. */
+    private static final class Visits {
+        final Queue<Visit> list = new ConcurrentLinkedQueue<>();
+        volatile boolean reusable = true;
+    }
+
+    /**
+     * The last result of {@link #files}, given again while every directory it visited has the same
+     * stamp and the same ignore files, and the ignore files above the start are the same: then no
+     * entry can have appeared, gone or changed kind, and no ignore rule changed, so the walk would
+     * list the same files. Checking costs one stat per directory instead of a walk that applies the
+     * ignore rules to every entry again. A walk that met a link is never reused (a link's target
+     * can change without its folder changing).
+     */
+    private record Tree(Path start, boolean includeIgnored, IgnoreRules.Chain above, Visit[] visits, List<String> files) {
+
+        boolean unchanged(Path start, boolean includeIgnored, IgnoreRules.Chain above, Walker walker) {
+            if (!this.start.equals(start) || this.includeIgnored != includeIgnored || !Objects.equals(this.above, above)) {
+                return false;
+            }
+            // one stat per directory, most of the cost: on every core, as the walk itself reads
+            return Arrays.stream(visits).parallel().allMatch(visit -> unchanged(visit, walker));
+        }
+
+        private boolean unchanged(Visit visit, Walker walker) {
+            try {
+                if (!stamp(visit.dir()).equals(visit.stamp())) {
+                    return false;
+                }
+            } catch (IOException gone) {
+                return false;
+            }
+            return includeIgnored || !visit.quiverignore() && !visit.gitignore() || walker.ignoreRules
+                    .nodes(visit.dir(), visit.quiverignore(), visit.gitignore()) == visit.ignoreNodes();
         }
     }
 
@@ -203,12 +261,14 @@ final class Walker {
         private final String relative;
         private final boolean includeIgnored;
         private final transient IgnoreRules.Chain chain;
+        private final transient Visits visits;
 
-        Directory(Path dir, String relative, boolean includeIgnored, IgnoreRules.Chain chain) {
+        Directory(Path dir, String relative, boolean includeIgnored, IgnoreRules.Chain chain, Visits visits) {
             this.dir = dir;
             this.relative = relative;
             this.includeIgnored = includeIgnored;
             this.chain = chain;
+            this.visits = visits;
         }
 
         @Override
@@ -217,9 +277,16 @@ final class Walker {
             try {
                 listing = cached(dir);
             } catch (IOException unreadable) {
+                visits.reusable = false;
                 return List.of();
             }
-            IgnoreRules.Chain childChain = includeIgnored ? null : extend(chain, dir, relative, listing);
+            List<IgnoreNode> own = includeIgnored ? List.of() : ownIgnoreNodes(dir, listing);
+            visits.list.add(new Visit(dir, listing.stamp(), listing.has(IgnoreRules.QUIVERIGNORE),
+                    listing.has(IgnoreRules.GITIGNORE), own));
+            if (!listing.reusable()) {
+                visits.reusable = false;
+            }
+            IgnoreRules.Chain childChain = includeIgnored ? null : extend(chain, relative, own);
             String[] names = listing.names();
             List<Object> items = new ArrayList<>(names.length);
             for (int i = 0; i < names.length; i++) {
@@ -231,6 +298,7 @@ final class Walker {
                 boolean directory;
                 if (kind == LINK) {
                     // a link's target can change without its folder changing, so links are looked at every time
+                    visits.reusable = false;
                     Entry.Kind target = linkKind(dir.resolve(name));
                     if (target == Entry.Kind.OTHER
                             || target == Entry.Kind.FILE && !isSearchableTarget(dir.resolve(name))) {
@@ -247,7 +315,7 @@ final class Walker {
                 if (!directory) {
                     items.add(childRelative);
                 } else if (kind == DIRECTORY) {
-                    Directory task = new Directory(dir.resolve(name), childRelative, includeIgnored, childChain);
+                    Directory task = new Directory(dir.resolve(name), childRelative, includeIgnored, childChain, visits);
                     task.fork();
                     items.add(task);
                 }
@@ -272,13 +340,21 @@ final class Walker {
     // ------------------------------------------------------------------------------------- listings
 
     private IgnoreRules.Chain extend(IgnoreRules.Chain chain, Path dir, String dirRelative, Listing listing) {
-        boolean quiverignore = listing.has(IgnoreRules.QUIVERIGNORE);
-        boolean gitignore = listing.has(IgnoreRules.GITIGNORE);
-        if (!quiverignore && !gitignore) {
+        return extend(chain, dirRelative, ownIgnoreNodes(dir, listing));
+    }
+
+    private IgnoreRules.Chain extend(IgnoreRules.Chain chain, String dirRelative, List<IgnoreNode> own) {
+        if (own.isEmpty()) {
             return chain;
         }
-        String dirPrefix = rootPrefix + (dirRelative.isEmpty() ? "" : dirRelative + "/");
-        return ignoreRules.extend(chain, dir, dirPrefix, quiverignore, gitignore);
+        return ignoreRules.extend(chain, rootPrefix + (dirRelative.isEmpty() ? "" : dirRelative + "/"), own);
+    }
+
+    /** A directory's own ignore files, as its listing shows them (none looked for where it shows none). */
+    private List<IgnoreNode> ownIgnoreNodes(Path dir, Listing listing) {
+        boolean quiverignore = listing.has(IgnoreRules.QUIVERIGNORE);
+        boolean gitignore = listing.has(IgnoreRules.GITIGNORE);
+        return quiverignore || gitignore ? ignoreRules.nodes(dir, quiverignore, gitignore) : List.of();
     }
 
     /**

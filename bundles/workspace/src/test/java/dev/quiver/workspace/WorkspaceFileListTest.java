@@ -165,6 +165,48 @@ class WorkspaceFileListTest {
     }
 
     @Test
+    void anUnchangedTreeIsGivenAgainWithoutAWalkUntilAnythingItWasMadeOfChanges() throws IOException, InterruptedException {
+        files("a/one.txt", "a/deep/two.log", "a/deep/three.txt", "b/four.txt");
+        write("a/.gitignore", "*.log\n");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        List<String> first = workspace.files(workspace.root(), false);
+        assertEquals(List.of("a/.gitignore", "a/deep/three.txt", "a/one.txt", "b/four.txt"), first);
+        assertEquals(first, workspace.files(workspace.root(), false));
+        assertEquals(1, workspace.walker.treesReused.get(), "the second call walked nothing");
+        assertThrows(UnsupportedOperationException.class, () -> first.add("x"), "a list given twice cannot be changed");
+
+        // an ignore file below the root, edited in place: no directory changes, the rules do
+        write("a/.gitignore", "*.txt\n");
+        assertEquals(List.of("a/.gitignore", "a/deep/two.log", "b/four.txt"), workspace.files(workspace.root(), false));
+        assertEquals(1, workspace.walker.treesReused.get());
+        // what a call asks for is part of it: the ignored files, another start
+        assertTrue(workspace.files(workspace.root(), true).contains("a/one.txt"));
+        assertEquals(List.of("b/four.txt"), workspace.files(root.resolve("b"), false));
+        assertEquals(1, workspace.walker.treesReused.get());
+        // a file in a deep folder, made just now: that folder's listing is racy, so nothing is reused
+        files("a/deep/five.log");
+        assertTrue(workspace.files(workspace.root(), false).contains("a/deep/five.log"));
+        assertTrue(workspace.files(workspace.root(), false).contains("a/deep/five.log"));
+        assertEquals(1, workspace.walker.treesReused.get(), "a listing taken right after a change is never reused");
+    }
+
+    @Test
+    void aWorkspaceInsideARepositoryFollowsAnIgnoreFileAboveIt() throws IOException, InterruptedException {
+        Files.createDirectories(root.resolve(".git"));
+        write(".gitignore", "*.log\n");
+        files("ws/keep.txt", "ws/app.log", "ws/tmp.bak");
+        JailedWorkspace workspace = JailedWorkspace.open(root.resolve("ws"));
+        letListingsSettle();
+        assertEquals(List.of("keep.txt", "tmp.bak"), workspace.files(workspace.root(), false));
+        assertEquals(List.of("keep.txt", "tmp.bak"), workspace.files(workspace.root(), false));
+        assertEquals(1, workspace.walker.treesReused.get());
+        write(".gitignore", "*.bak\n");
+        assertEquals(List.of("app.log", "keep.txt"), workspace.files(workspace.root(), false),
+                "the repository's ignore file above the workspace changed in place");
+    }
+
+    @Test
     void aMissingStartIsAnError() throws IOException {
         JailedWorkspace workspace = JailedWorkspace.open(root);
         assertThrows(NoSuchFileException.class, () -> workspace.files(workspace.root().resolve("nope"), false));
