@@ -65,7 +65,8 @@ public final class Launcher {
         Trace trace = Trace.from(System.getProperty("quiver.startup.trace"));
         Warmup.jdk();
         Path storage = createStorage(cacheParent());
-        Snapshot snapshot = Snapshot.of(home);
+        List<Path> jars = Snapshot.jars(home.resolve("bundle"));
+        Snapshot snapshot = Snapshot.of(home, jars);
         boolean restored = !"false".equals(System.getProperty("quiver.snapshot")) && snapshot.restoreInto(storage);
         Warmup.awaitLogging();
         trace.mark(restored ? "cache folder from the snapshot" : "cache folder");
@@ -79,12 +80,12 @@ public final class Launcher {
             trace.mark("framework init");
             BundleContext context = felix.getBundleContext();
             bundles = restored ? hostBundles(context) : new ArrayList<>();
-            List<Bundle> installed = installMissing(context, home.resolve("bundle"), bundles);
+            List<Bundle> installed = installMissing(context, jars, bundles);
             bundles.addAll(installed);
             trace.mark("install " + bundles.size() + " bundles" + (!restored ? ""
                     : installed.isEmpty() ? " (snapshot)" : " (snapshot, " + installed.size() + " missing from it)"));
             // a start that had to install anything records its cache as the next snapshot, once its command ran
-            boolean freshCache = !installed.isEmpty() && bundles.size() == Snapshot.jars(home.resolve("bundle")).size();
+            boolean freshCache = !installed.isEmpty() && bundles.size() == jars.size();
             felix.start();
             felix.adapt(FrameworkWiring.class).resolveBundles(null);
             trace.mark("resolve");
@@ -113,8 +114,7 @@ public final class Launcher {
         } finally {
             stopFramework(felix);
             if (recordSnapshot) {
-                snapshot.record(storage, bundles.stream().map(Bundle::getBundleId).toList(), bundles.stream()
-                        .filter(b -> Snapshot.isScr(b.getSymbolicName())).mapToLong(Bundle::getBundleId).findFirst().orElse(-1));
+                snapshot.record(storage, bundles);
             }
             deleteTree(storage);
             trace.mark("stop");
@@ -127,12 +127,11 @@ public final class Launcher {
     }
 
     /** Installs the jars of {@code bundle/} that are not installed from where they lie already. */
-    private static List<Bundle> installMissing(BundleContext context, Path folder, List<Bundle> installed)
-            throws IOException {
+    private static List<Bundle> installMissing(BundleContext context, List<Path> jars, List<Bundle> installed) {
         java.util.Set<String> locations = new java.util.HashSet<>();
         installed.forEach(bundle -> locations.add(bundle.getLocation()));
         List<Bundle> bundles = new ArrayList<>();
-        for (Path jar : Snapshot.jars(folder)) {
+        for (Path jar : jars) {
             if (!locations.contains(location(jar))) {
                 install(context, jar).ifPresent(bundles::add);
             }

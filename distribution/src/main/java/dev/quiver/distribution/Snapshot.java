@@ -8,9 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Collection;
 import java.util.List;
 import java.util.stream.Stream;
+import org.osgi.framework.Bundle;
 
 /**
  * The framework cache of the installation's own bundles, recorded once and copied into each
@@ -49,15 +49,19 @@ final class Snapshot {
         this.listing = listing;
     }
 
-    /** The snapshot of the installation at {@code home}; computes what a valid one must list. */
-    static Snapshot of(Path home) throws IOException {
+    /**
+     * The snapshot of the installation at {@code home}; computes what a valid one must list.
+     *
+     * @param jars the jars of {@code bundle/}, as {@link #jars} lists them
+     */
+    static Snapshot of(Path home, List<Path> jars) throws IOException {
         StringBuilder listing = new StringBuilder(FORMAT).append('\n');
         listing.append("java ").append(System.getProperty("java.vm.vendor")).append(' ')
                 .append(System.getProperty("java.vm.version")).append('\n');
         listing.append("home ").append(home).append('\n');
         describe(listing, home.resolve("bin").resolve("felix.jar"));
         describe(listing, home.resolve("bin").resolve("quiver.jar"));
-        for (Path jar : jars(home.resolve("bundle"))) {
+        for (Path jar : jars) {
             describe(listing, jar);
         }
         return new Snapshot(home.resolve(FOLDER), listing.toString());
@@ -106,13 +110,13 @@ final class Snapshot {
     }
 
     /**
-     * Records a snapshot from the storage of a framework that has stopped after an ordinary start.
-     * Does nothing when a valid snapshot is already there or the installation's folder is not
-     * writable; a failure leaves the previous snapshot, if any, in place.
+     * Records a snapshot from the storage of a framework that has stopped after a start that had to
+     * install bundles. Does nothing when the installation's folder is not writable; a failure leaves
+     * the previous snapshot, if any, in place.
      *
-     * @param hostIds the ids of the bundles installed from {@code bundle/}
+     * @param host the bundles of {@code bundle/}
      */
-    void record(Path storage, Collection<Long> hostIds, long scrId) {
+    void record(Path storage, List<Bundle> host) {
         Path parent = folder.getParent();
         if (!Files.isWritable(parent)) {
             return;
@@ -121,13 +125,13 @@ final class Snapshot {
         try {
             Files.createDirectory(fresh);
             copyTree(storage.resolve("bundle0"), fresh.resolve("bundle0"), false);
-            for (long id : hostIds) {
-                copyTree(storage.resolve("bundle" + id), fresh.resolve("bundle" + id), false);
-            }
-            Path store = storage.resolve("bundle" + scrId).resolve("data").resolve(SCR_STORE);
-            if (scrId >= 0 && Files.isRegularFile(store)) {
-                Path data = Files.createDirectories(fresh.resolve("bundle" + scrId).resolve("data"));
-                Files.copy(store, data.resolve(SCR_STORE));
+            for (Bundle bundle : host) {
+                String archive = "bundle" + bundle.getBundleId();
+                copyTree(storage.resolve(archive), fresh.resolve(archive), false);
+                Path store = storage.resolve(archive).resolve("data").resolve(SCR_STORE);
+                if (SCR.equals(bundle.getSymbolicName()) && Files.isRegularFile(store)) {
+                    Files.copy(store, Files.createDirectories(fresh.resolve(archive).resolve("data")).resolve(SCR_STORE));
+                }
             }
             Files.writeString(fresh.resolve(LISTING), listing, StandardCharsets.UTF_8);
             replace(fresh);
@@ -136,11 +140,6 @@ final class Snapshot {
         } finally {
             Launcher.deleteTree(fresh);
         }
-    }
-
-    /** The symbolic name of Felix SCR, whose metadata store a snapshot keeps. */
-    static boolean isScr(String symbolicName) {
-        return SCR.equals(symbolicName);
     }
 
     /** Moves a complete snapshot into place, the old one (if any) out of the way first. */
