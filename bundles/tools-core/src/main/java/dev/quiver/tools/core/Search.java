@@ -222,10 +222,50 @@ final class Search {
     /** Files up to this size are read into a worker's direct buffer and scanned there, without a copy. */
     private static final int DIRECT_BYTES = 4 << 20;
 
-    /** One worker's reusable state. */
-    private final class Worker implements AutoCloseable {
+    /** A heap buffer grown past this is not kept for the next search. */
+    private static final int KEPT_HEAP_BYTES = 4 << 20;
+    /** How many workers' buffers are kept between searches. */
+    private static final int KEPT_BUFFERS = 4;
+
+    /**
+     * A worker's read buffers, kept from one search to the next: allocating them zeroes 5 MiB a
+     * worker, a millisecond or two of every search, and a direct buffer's memory returns only when
+     * the collector runs.
+     */
+    private static final class Buffers {
         final ByteBuffer direct = ByteBuffer.allocateDirect(DIRECT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        byte[] buffer = new byte[1 << 20];
+        byte[] heap = new byte[1 << 20];
+    }
+
+    private static final java.util.concurrent.ConcurrentLinkedQueue<Buffers> KEPT =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static final java.util.concurrent.atomic.AtomicInteger KEPT_COUNT = new java.util.concurrent.atomic.AtomicInteger();
+
+    private static Buffers takeBuffers() {
+        Buffers kept = KEPT.poll();
+        if (kept == null) {
+            return new Buffers();
+        }
+        KEPT_COUNT.decrementAndGet();
+        return kept;
+    }
+
+    private static void keepBuffers(Buffers buffers) {
+        if (buffers.heap.length > KEPT_HEAP_BYTES) {
+            buffers.heap = new byte[1 << 20];
+        }
+        if (KEPT_COUNT.incrementAndGet() <= KEPT_BUFFERS) {
+            KEPT.offer(buffers);
+        } else {
+            KEPT_COUNT.decrementAndGet();
+        }
+    }
+
+    /** One worker's state: its buffers, its matcher, the folder it reads in. */
+    private final class Worker implements AutoCloseable {
+        private final Buffers buffers = takeBuffers();
+        final ByteBuffer direct = buffers.direct;
+        byte[] buffer = buffers.heap;
         final LineMatcher matcher = new LineMatcher(query.regex());
         /** The folder of the last file, held open so that its files are opened relative to it (openat). */
         private String folder;
@@ -251,6 +291,12 @@ final class Search {
             return FileChannel.open(root.resolve(relative), StandardOpenOption.READ);
         }
 
+        /** Gives the read buffers back for the next search; the worker must not read after this. */
+        void release() {
+            buffers.heap = buffer;
+            keepBuffers(buffers);
+        }
+
         @Override
         public void close() {
             if (folderStream != null) {
@@ -266,7 +312,8 @@ final class Search {
     }
 
     private void work() {
-        try (Worker worker = new Worker()) {
+        Worker worker = new Worker();
+        try {
             while (!enough && !cancelled.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
                 int index = next.getAndIncrement();
                 if (index >= paths.size()) {
@@ -280,6 +327,9 @@ final class Search {
                 }
                 complete(index, hits);
             }
+        } finally {
+            worker.close();
+            worker.release();
         }
     }
 
