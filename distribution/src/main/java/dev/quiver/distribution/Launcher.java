@@ -67,7 +67,9 @@ public final class Launcher {
         Path storage = createStorage(cacheParent());
         List<Path> jars = Snapshot.jars(home.resolve("bundle"));
         Snapshot snapshot = Snapshot.of(home, jars);
-        boolean restored = !"false".equals(System.getProperty("quiver.snapshot")) && snapshot.restoreInto(storage);
+        // -Dquiver.snapshot=false: a start that neither uses nor records one (to measure what it saves)
+        boolean useSnapshot = !"false".equals(System.getProperty("quiver.snapshot"));
+        boolean restored = useSnapshot && snapshot.restoreInto(storage);
         Warmup.awaitLogging();
         trace.mark(restored ? "cache folder from the snapshot" : "cache folder");
         Felix felix = new Felix(frameworkProperties(home, storage));
@@ -85,7 +87,7 @@ public final class Launcher {
             trace.mark("install " + bundles.size() + " bundles" + (!restored ? ""
                     : installed.isEmpty() ? " (snapshot)" : " (snapshot, " + installed.size() + " missing from it)"));
             // a start that had to install anything records its cache as the next snapshot, once its command ran
-            boolean freshCache = !installed.isEmpty() && bundles.size() == jars.size();
+            boolean freshCache = useSnapshot && !installed.isEmpty() && bundles.size() == jars.size();
             felix.start();
             felix.adapt(FrameworkWiring.class).resolveBundles(null);
             trace.mark("resolve");
