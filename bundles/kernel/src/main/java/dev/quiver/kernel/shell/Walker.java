@@ -453,21 +453,38 @@ final class Walker {
     private void declaration(Node n, int level) {
         Words words = new Words();
         String keyword = null;
+        int previousEnd = -1;
         for (int i = 0; i < n.childCount(); i++) {
             Node c = n.child(i);
             if (keyword == null && !c.named) {
                 keyword = c.type;
+                previousEnd = c.end();
             } else if (c.named) {
+                if (previousEnd >= 0 && lineBreakBetween(previousEnd, c.start)) {
+                    // as in command(): the line break ends the declaration, what follows is a command
+                    sink.incomplete = true;
+                    emitDeclaration(keyword, words.words());
+                    keyword = "";
+                    words = new Words();
+                }
                 words.add(c);
+                previousEnd = c.end();
             } else {
                 words.breakRun();
             }
         }
-        List<Word> list = new ArrayList<>();
-        list.add(Word.literal(keyword == null ? "" : keyword));
-        list.addAll(words.words());
-        Expander.emit(sink, list, List.of(), List.of(), depth);
+        emitDeclaration(keyword, words.words());
         children(n, level);
+    }
+
+    /** A declaration's words as a command: its keyword first; an empty keyword for the words after a line break. */
+    private void emitDeclaration(String keyword, List<Word> words) {
+        List<Word> list = new ArrayList<>();
+        if (keyword == null || !keyword.isEmpty()) {
+            list.add(Word.literal(keyword == null ? "" : keyword));
+        }
+        list.addAll(words);
+        Expander.emit(sink, list, List.of(), List.of(), depth);
     }
 
     /** Inside an ERROR node: words not inside a command node still form a command. */
