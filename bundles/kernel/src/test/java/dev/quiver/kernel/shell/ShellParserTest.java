@@ -47,6 +47,32 @@ class ShellParserTest {
     }
 
     @Test
+    void aCommandAfterALineBreakIsAlwaysItsOwnCommand() {
+        // tree-sitter-bash runs some statements on past their line (a | b | c⏎rm -rf src >&2 read as
+        // one c command): whatever comes before, the command on the next line must reach the guard
+        String[] stages = {"a", "b x", "export X=1", "declare -x Y", "local v", "unset Z", "c=1", "[ -f x ]",
+            "[[ -f y ]]", "(c)", "{ c; }", "! c", "c <<< s", "c 'q'", "c $V", "c \"$(d)\"", "c > f", "c 2>&1",
+            "c &>/dev/null", "readonly R=1", "typeset T", "time c", "c `d`", "f() { c; }", "for i in 1; do c; done",
+            "if c; then d; fi", "while c; do d; done", "case x in y) c;; esac", "coproc c", "((x++))", "let x=1",
+            "c <(d)", "c >(d)", "c <<EOF\nbody\nEOF"};
+        String[] joins = {" | ", " && ", " || ", "; ", " & ", " |& "};
+        String[] tails = {"", " >&2", " 2>/dev/null", " > log", " <in", " &>/dev/null", " >| f", " 2>&1"};
+        String[] breaks = {"\n", "\n\n", " \n", "\n  "};
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 5000; i++) {
+            StringBuilder line = new StringBuilder();
+            int count = 1 + random.nextInt(4);
+            for (int k = 0; k < count; k++) {
+                line.append(k == 0 ? "" : joins[random.nextInt(joins.length)]).append(stages[random.nextInt(stages.length)]);
+            }
+            line.append(breaks[random.nextInt(breaks.length)]).append("rm -rf src").append(tails[random.nextInt(tails.length)]);
+            ParsedCommand parsed = ShellParser.parse(line.toString());
+            assertTrue(parsed.commands().stream().anyMatch(c -> c.baseName().equals("rm")
+                    && c.args().equals(literals("-rf", "src"))), () -> line + ": " + parsed.commands());
+        }
+    }
+
+    @Test
     void subshellsAndGroupsAreOpened() {
         assertEquals(List.of("a", "b", "c x"), texts("(a; b); { c x; }"));
     }
