@@ -38,6 +38,9 @@ public final class PermissionEngine {
     private static final Set<String> TEXT_ARGUMENTS = Set.of("echo", "printf");
     /** Commands whose last operand is the destination they write (unless a -t option names it). */
     private static final Set<String> COPIES = Set.of("cp", "mv");
+    /** -t DIR, in a cluster of short options (-vt DIR) or long (--target-directory=DIR). */
+    private static final java.util.regex.Pattern TARGET_OPTION = java.util.regex.Pattern.compile(
+            "-[a-zA-Z]*t|--target-directory.*");
 
     private static final Set<String> HARMLESS_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
             "/dev/zero", "/dev/fd/1", "/dev/fd/2");
@@ -258,8 +261,7 @@ public final class PermissionEngine {
             return List.of();
         }
         if (COPIES.contains(name) && args.size() >= 2) {
-            boolean targetOption = args.stream().anyMatch(word -> word.value().equals("-t")
-                    || word.value().startsWith("--target-directory") || (word.value().matches("-[a-zA-Z]*t")));
+            boolean targetOption = args.stream().anyMatch(word -> TARGET_OPTION.matcher(word.value()).matches());
             Word last = args.get(args.size() - 1);
             if (!targetOption && !last.value().startsWith("-")) {
                 return args.subList(0, args.size() - 1);

@@ -44,12 +44,17 @@ final class Walker {
     }
 
     /**
-     * Whether the source between two nodes holds a line break that is not a continuation ({@code \}⏎
-     * inside the gap; a backslash ending the word before belongs to that word).
+     * Whether a line break (not a continuation: {@code \}⏎ inside the gap; a backslash ending the
+     * word before belongs to that word) lies between the word that ended at {@code previousEnd} (-1:
+     * none yet) and {@code next}. The grammar sometimes runs a statement on past the end of its line
+     * ({@code a | b | c⏎d e >&2} read as {@code c d e}, {@code a | b | export X⏎d >&2} as one export),
+     * which would hide {@code d} from the guard and the rules: the line break ends the statement, as
+     * in bash, and the parse is marked incomplete.
      */
-    private boolean lineBreakBetween(int from, int to) {
-        for (int i = from; i < to && i < src.length; i++) {
-            if (src[i] == '\n' && (i == from || src[i - 1] != '\\')) {
+    private boolean endsLine(int previousEnd, Node next) {
+        for (int i = previousEnd; previousEnd >= 0 && i < next.start && i < src.length; i++) {
+            if (src[i] == '\n' && (i == previousEnd || src[i - 1] != '\\')) {
+                sink.incomplete = true;
                 return true;
             }
         }
@@ -124,16 +129,11 @@ final class Walker {
         int previousEnd = -1;
         for (Node c : n.children) {
             String field = c.field;
-            if (("name".equals(field) || "argument".equals(field)) && previousEnd >= 0
-                    && lineBreakBetween(previousEnd, c.start)) {
-                // The grammar sometimes runs a command on past the end of its line (`a | b | c⏎d e >&2`
-                // reads as `c d e`), which would hide `d` from the guard and the rules: the line break
-                // ends the command, as in bash, and the parse is not trusted.
-                sink.incomplete = true;
-                Expander.emit(sink, words.words(), List.of(), List.of(), depth);
-                words = new Words();
-            }
             if ("name".equals(field) || "argument".equals(field)) {
+                if (endsLine(previousEnd, c)) {
+                    Expander.emit(sink, words.words(), List.of(), List.of(), depth);
+                    words = new Words();
+                }
                 words.add(c);
                 previousEnd = c.end();
             } else if ("redirect".equals(field)) {
@@ -460,9 +460,8 @@ final class Walker {
                 keyword = c.type;
                 previousEnd = c.end();
             } else if (c.named) {
-                if (previousEnd >= 0 && lineBreakBetween(previousEnd, c.start)) {
-                    // as in command(): the line break ends the declaration, what follows is a command
-                    sink.incomplete = true;
+                if (endsLine(previousEnd, c)) {
+                    // what follows the line break is a command of its own
                     emitDeclaration(keyword, words.words());
                     keyword = "";
                     words = new Words();
