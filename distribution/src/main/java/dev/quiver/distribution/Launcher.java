@@ -45,6 +45,8 @@ public final class Launcher {
     /** The first argument that starts the Felix shell instead of the command line. */
     static final String SHELL = "shell";
     private static final long MAIN_WAIT_MILLIS = 15_000;
+    /** The build's class-data-sharing training run: its class-loading log ({@link CdsTraining}). */
+    private static final String CDS_TRAINING = "quiver.cds.training.log";
 
     private Launcher() {
     }
@@ -111,6 +113,11 @@ public final class Launcher {
             trace.mark("command line service");
             Integer code = main.apply(args);
             trace.mark("command");
+            String classLog = System.getProperty(CDS_TRAINING);
+            if (classLog != null) {
+                int linked = CdsTraining.linkLoadedClasses(Path.of(classLog), bundles);
+                System.err.println("quiver: class-data-sharing training linked " + linked + " classes");
+            }
             recordSnapshot = freshCache;
             return code == null ? 1 : code;
         } finally {
