@@ -100,6 +100,9 @@ public class ProcessShell implements Shell {
      */
     @Activate
     void activate() {
+        // every start's header says whether commands run sandboxed, and finding out starts a process:
+        // done on its own thread while the rest of the host starts
+        sandbox.probeAhead();
         Journal.cleanUp(stateDir);
         Thread hook = new Thread(this::stopAll, "quiver-shell-exit");
         try {

@@ -69,6 +69,13 @@ final class Sandbox {
         return known;
     }
 
+    /** Starts {@link #availability}'s check on a daemon thread: its first caller finds it done or under way. */
+    void probeAhead() {
+        Thread probe = new Thread(this::availability, "quiver-sandbox-probe");
+        probe.setDaemon(true);
+        probe.start();
+    }
+
     private Availability probe() {
         Optional<Path> bwrap = find("bwrap");
         if (bwrap.isEmpty()) {

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -78,7 +79,9 @@ public final class SessionStore {
     /** A new session's writer; its file appears with its first event. */
     public Recorder create(Path workspace, String model) {
         String id = ID_TIME.format(Instant.now()) + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 4);
-        return new Recorder(folder(workspace).resolve(id + ".jsonl"), id, workspace, model, false);
+        // the folder is found when the first event is written: its name hashes the workspace path, and
+        // SHA-256's first use costs a start some 10 ms that `tools`, `call` and `check` never need
+        return new Recorder(() -> folder(workspace).resolve(id + ".jsonl"), id, workspace, model, false);
     }
 
     /** A stored session, read back. */
@@ -111,7 +114,7 @@ public final class SessionStore {
             chosen = matching.get(0);
         }
         String id = chosen.getFileName().toString().replaceFirst("\\.jsonl$", "");
-        return new Loaded(new Recorder(chosen, id, workspace, model, true), Compaction.repairPairs(read(chosen)));
+        return new Loaded(new Recorder(() -> chosen, id, workspace, model, true), Compaction.repairPairs(read(chosen)));
     }
 
     /** The id of the workspace's newest session (for tests and tools that show it). */
@@ -223,14 +226,15 @@ public final class SessionStore {
 
     /** Appends one session's events to its file. */
     public static final class Recorder {
-        private final Path file;
+        private final Supplier<Path> locate;
+        private Path file;
         private final String id;
         private final Path workspace;
         private final String model;
         private boolean started;
 
-        Recorder(Path file, String id, Path workspace, String model, boolean exists) {
-            this.file = file;
+        Recorder(Supplier<Path> file, String id, Path workspace, String model, boolean exists) {
+            this.locate = file;
             this.id = id;
             this.workspace = workspace;
             this.model = model;
@@ -241,7 +245,10 @@ public final class SessionStore {
             return id;
         }
 
-        public Path file() {
+        public synchronized Path file() {
+            if (file == null) {
+                file = locate.get();
+            }
             return file;
         }
 
@@ -301,7 +308,7 @@ public final class SessionStore {
         private synchronized void append(ObjectNode event) {
             try {
                 if (!started) {
-                    Files.createDirectories(file.getParent());
+                    Files.createDirectories(file().getParent());
                     ObjectNode header = event("session");
                     header.put("id", id);
                     header.put("workspace", workspace.toString());
@@ -311,18 +318,19 @@ public final class SessionStore {
                 }
                 write(event);
             } catch (IOException e) {
-                throw new HostException("Cannot write the session file " + file + ": " + e.getMessage(), e);
+                throw new HostException("Cannot write the session file " + file() + ": " + e.getMessage(), e);
             }
         }
 
         private void write(ObjectNode event) throws IOException {
             // one write per event, opened in append mode: what was written is on disk before the next event
-            Files.writeString(file, JSON.writeValueAsString(event) + "\n", StandardCharsets.UTF_8,
+            Files.writeString(file(), JSON.writeValueAsString(event) + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.DSYNC);
         }
 
         Optional<Path> existing() {
-            return Files.exists(file) ? Optional.of(file) : Optional.empty();
+            Path path = file();
+            return Files.exists(path) ? Optional.of(path) : Optional.empty();
         }
     }
 }
