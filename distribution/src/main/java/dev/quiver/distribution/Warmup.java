@@ -59,23 +59,29 @@ final class Warmup {
         }
     }
 
-    /** Classes of resolved bundles that every command uses: Jackson's object mapper, picocli (inside the CLI) and slf4j. */
+    /**
+     * Classes of resolved bundles that every command uses, in the order the main thread comes to
+     * them: slf4j (the first immediate component with a logger starts it), picocli (inside the CLI),
+     * Jackson's object mapper (configuration, tool schemas, output).
+     */
     static void start(List<Bundle> bundles) {
+        java.util.Map<String, Bundle> byName = new java.util.HashMap<>();
+        bundles.forEach(bundle -> byName.put(bundle.getSymbolicName(), bundle));
         run("quiver-warmup-bundles", () -> {
-            for (Bundle bundle : bundles) {
-                String name = bundle.getSymbolicName();
-                if ("com.fasterxml.jackson.core.jackson-databind".equals(name)) {
-                    Object mapper = bundle.loadClass("com.fasterxml.jackson.databind.ObjectMapper")
-                            .getConstructor().newInstance();
-                    mapper.getClass().getMethod("readTree", String.class).invoke(mapper, "{\"a\":[1,\"b\"]}");
-                    mapper.getClass().getMethod("writeValueAsString", Object.class)
-                            .invoke(mapper, java.util.Map.of("a", List.of(1, "b")));
-                } else if ("dev.quiver.cli".equals(name)) {
-                    Class.forName("picocli.CommandLine", true, bundle.loadClass("picocli.CommandLine").getClassLoader());
-                } else if ("slf4j.api".equals(name)) {
-                    Class<?> factory = bundle.loadClass("org.slf4j.LoggerFactory");
-                    factory.getMethod("getLogger", String.class).invoke(null, "dev.quiver");
-                }
+            Bundle slf4j = byName.get("slf4j.api");
+            if (slf4j != null) {
+                slf4j.loadClass("org.slf4j.LoggerFactory").getMethod("getLogger", String.class).invoke(null, "dev.quiver");
+            }
+            Bundle cli = byName.get("dev.quiver.cli");
+            if (cli != null) {
+                Class.forName("picocli.CommandLine", true, cli.loadClass("picocli.CommandLine").getClassLoader());
+            }
+            Bundle jackson = byName.get("com.fasterxml.jackson.core.jackson-databind");
+            if (jackson != null) {
+                Object mapper = jackson.loadClass("com.fasterxml.jackson.databind.ObjectMapper").getConstructor().newInstance();
+                mapper.getClass().getMethod("readTree", String.class).invoke(mapper, "{\"a\":[1,\"b\"]}");
+                mapper.getClass().getMethod("writeValueAsString", Object.class)
+                        .invoke(mapper, java.util.Map.of("a", List.of(1, "b")));
             }
         });
     }
