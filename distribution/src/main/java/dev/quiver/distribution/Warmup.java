@@ -15,6 +15,13 @@ final class Warmup {
 
     private static final CountDownLatch LOGGING = new CountDownLatch(1);
 
+    /**
+     * A bundle's manifest header naming a public {@code Runnable} with a public no-argument
+     * constructor, run on the warm-up thread once the bundle is resolved: the bundle's own head start
+     * (classes it is about to load, caches the JDK fills once).
+     */
+    static final String HEADER = "Quiver-Warmup";
+
     /** Felix classes whose static initialisers are slow when cold (reflection, JDK probing). */
     private static final String[] FRAMEWORK_CLASSES = {
         "org.apache.felix.framework.util.SecureAction",
@@ -61,8 +68,9 @@ final class Warmup {
 
     /**
      * Classes of resolved bundles that every command uses, in the order the main thread comes to
-     * them: slf4j (the first immediate component with a logger starts it), picocli (inside the CLI),
-     * Jackson's object mapper (configuration, tool schemas, output).
+     * them: slf4j (the first immediate component with a logger starts it), then what each bundle's
+     * {@value #HEADER} header names (the CLI's: its command model), then Jackson's object mapper
+     * (configuration, tool schemas, output).
      */
     static void start(List<Bundle> bundles) {
         java.util.Map<String, Bundle> byName = new java.util.HashMap<>();
@@ -72,9 +80,15 @@ final class Warmup {
             if (slf4j != null) {
                 slf4j.loadClass("org.slf4j.LoggerFactory").getMethod("getLogger", String.class).invoke(null, "dev.quiver");
             }
-            Bundle cli = byName.get("dev.quiver.cli");
-            if (cli != null) {
-                Class.forName("picocli.CommandLine", true, cli.loadClass("picocli.CommandLine").getClassLoader());
+            for (Bundle bundle : bundles) {
+                String warmup = bundle.getHeaders("").get(HEADER);
+                if (warmup != null) {
+                    try {
+                        ((Runnable) bundle.loadClass(warmup.strip()).getConstructor().newInstance()).run();
+                    } catch (Exception | LinkageError failed) {
+                        // only a head start
+                    }
+                }
             }
             Bundle jackson = byName.get("com.fasterxml.jackson.core.jackson-databind");
             if (jackson != null) {
