@@ -360,8 +360,9 @@ final class Search {
         }
         List<Needle> needles = query.needles();
         if (length >= 0) {
-            // the whole file is in the direct buffer: most files are rejected right there
-            if (Needle.hasNul(worker.direct, length, BINARY_PROBE) || !needles.isEmpty() && !occurs(needles, worker)) {
+            // the whole file is in the direct buffer: most files are rejected right there, by the needle
+            // scan when there is one (a file without the needle is skipped, binary or not)
+            if (!needles.isEmpty() && !occurs(needles, worker) || Needle.hasNul(worker.direct, length, BINARY_PROBE)) {
                 return NONE;
             }
             if (worker.buffer.length < length) {
