@@ -142,7 +142,7 @@ final class KernelSession implements Session {
     @Override
     public List<String> toolSets() {
         TreeSet<String> sets = new TreeSet<>();
-        for (RegisteredTool tool : offered()) {
+        for (RegisteredTool tool : allowed(registry.snapshot())) {
             tool.set().ifPresent(sets::add);
         }
         return List.copyOf(sets);
@@ -154,8 +154,16 @@ final class KernelSession implements Session {
     }
 
     private List<RegisteredTool> offered(List<RegisteredTool> registered) {
-        return registered.stream().filter(chain::offers).filter(toolSets::offers)
-                .filter(tool -> tool.spec().isPresent()).toList();
+        return allowed(registered).stream().filter(tool -> tool.spec().isPresent()).toList();
+    }
+
+    /**
+     * The tools the mode and tool sets allow, told from their service properties alone. No spec is
+     * asked for, so no tool is activated: the header needs only set names, and a call or a check
+     * only the tool it names, which is refused then if its spec cannot be had.
+     */
+    private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
+        return registered.stream().filter(chain::offers).filter(toolSets::offers).toList();
     }
 
     @Override
@@ -240,14 +248,14 @@ final class KernelSession implements Session {
 
     @Override
     public Verdict check(String tool, String argumentsJson) {
-        return chain.check(offered(), tool, argumentsJson);
+        return chain.check(allowed(registry.snapshot()), tool, argumentsJson);
     }
 
     @Override
     public CallOutcome call(String tool, String argumentsJson, TurnListener listener) {
         // the tools and the unloaded names of one moment: a tool swapped meanwhile is still "unloaded"
         ToolRegistry.State now = registry.state();
-        return chain.run(offered(now.tools()), tool, argumentsJson, listener, now::wasUnloaded);
+        return chain.run(allowed(now.tools()), tool, argumentsJson, listener, now::wasUnloaded);
     }
 
     @Override
