@@ -93,9 +93,10 @@ final class Warmup {
             Bundle jackson = byName.get("com.fasterxml.jackson.core.jackson-databind");
             if (jackson != null) {
                 Object mapper = jackson.loadClass("com.fasterxml.jackson.databind.ObjectMapper").getConstructor().newInstance();
-                mapper.getClass().getMethod("readTree", String.class).invoke(mapper, "{\"a\":[1,\"b\"]}");
-                mapper.getClass().getMethod("writeValueAsString", Object.class)
-                        .invoke(mapper, java.util.Map.of("a", List.of(1, "b")));
+                // a tree read and written back, as tool schemas and the output are; not a Map or a bean,
+                // whose serializers the start never uses
+                Object tree = mapper.getClass().getMethod("readTree", String.class).invoke(mapper, "{\"a\":[1,\"b\"]}");
+                mapper.getClass().getMethod("writeValueAsString", Object.class).invoke(mapper, tree);
             }
         });
     }
