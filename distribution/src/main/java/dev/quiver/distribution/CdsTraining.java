@@ -1,12 +1,14 @@
 package dev.quiver.distribution;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.osgi.framework.Bundle;
 
@@ -41,9 +43,10 @@ final class CdsTraining {
         for (int round = 0; round < MAX_ROUNDS; round++) {
             int before = linked;
             for (String line : Files.readAllLines(log)) {
+                // "[0.600s][info][class,load] com.example.Name source: file:/…/bundle/x.jar"
                 int source = line.indexOf(SOURCE);
-                int name = line.lastIndexOf(' ', source - 1) + 1;
-                if (source < 0 || name <= 0) {
+                int name = source < 0 ? 0 : line.lastIndexOf(' ', source - 1) + 1;
+                if (name <= 0) {
                     continue;
                 }
                 Bundle bundle = jar(line.substring(source + SOURCE.length()).strip()).map(byJar::get).orElse(null);
@@ -60,11 +63,11 @@ final class CdsTraining {
     }
 
     /** The jar a {@code file:} URI names ("file:///x.jar" as installed, "file:/x.jar" as logged). */
-    private static java.util.Optional<Path> jar(String uri) {
+    private static Optional<Path> jar(String uri) {
         try {
-            return uri.startsWith("file:") ? java.util.Optional.of(Path.of(java.net.URI.create(uri))) : java.util.Optional.empty();
+            return uri.startsWith("file:") ? Optional.of(Path.of(URI.create(uri))) : Optional.empty();
         } catch (IllegalArgumentException notAPath) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

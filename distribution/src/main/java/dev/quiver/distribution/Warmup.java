@@ -18,7 +18,8 @@ final class Warmup {
     /**
      * A bundle's manifest header naming a public {@code Runnable} with a public no-argument
      * constructor, run on the warm-up thread once the bundle is resolved: the bundle's own head start
-     * (classes it is about to load, caches the JDK fills once).
+     * (classes it is about to load, caches the JDK fills once). Read from the bundles of
+     * {@code bundle/} only; bundles from catalogues and {@code deploy/} get no code run this way.
      */
     static final String HEADER = "Quiver-Warmup";
 
