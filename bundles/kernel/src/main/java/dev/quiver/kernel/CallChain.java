@@ -240,13 +240,8 @@ final class CallChain {
             return failed(tool, e.getMessage());
         }
         Optional<Tool> service = tool.service();
-        if (service.isEmpty()) {
+        if (service.isEmpty() || tool.spec().isEmpty()) {
             return failed(tool, unloaded(tool.name(), false));
-        }
-        if (tool.spec().isEmpty()) {
-            // never offered to a model; a call by name (quiver call, check) gets here
-            return failed(tool, "Tool " + tool.name() + " of bundle " + tool.bundle() + " is not offered: it gives no "
-                    + "valid spec (its spec() failed, names another tool, or its parameters are not valid JSON).");
         }
         List<String> problems = ArgumentCheck.problems(tool.schema(), values);
         if (!problems.isEmpty()) {

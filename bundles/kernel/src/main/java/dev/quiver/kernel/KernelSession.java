@@ -159,11 +159,25 @@ final class KernelSession implements Session {
 
     /**
      * The tools the mode and tool sets allow, told from their service properties alone. No spec is
-     * asked for, so no tool is activated: the header needs only set names, and a call or a check
-     * only the tool it names, which is refused then if its spec cannot be had.
+     * asked for, so no tool is activated: the header needs only set names.
      */
     private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
         return registered.stream().filter(chain::offers).filter(toolSets::offers).toList();
+    }
+
+    /**
+     * The tools a call or check by name sees. When the named tool is allowed and gives its spec, the
+     * allowed tools, so that a one-shot {@code quiver call} activates that tool alone; otherwise the
+     * offered ones (every spec asked for), so that the refusal names exactly what is offered.
+     */
+    private List<RegisteredTool> forCallOf(String name, List<RegisteredTool> registered) {
+        List<RegisteredTool> allowed = allowed(registered);
+        for (RegisteredTool tool : allowed) {
+            if (tool.name().equals(name) && tool.spec().isPresent()) {
+                return allowed;
+            }
+        }
+        return offered(registered);
     }
 
     @Override
@@ -248,14 +262,14 @@ final class KernelSession implements Session {
 
     @Override
     public Verdict check(String tool, String argumentsJson) {
-        return chain.check(allowed(registry.snapshot()), tool, argumentsJson);
+        return chain.check(forCallOf(tool, registry.snapshot()), tool, argumentsJson);
     }
 
     @Override
     public CallOutcome call(String tool, String argumentsJson, TurnListener listener) {
         // the tools and the unloaded names of one moment: a tool swapped meanwhile is still "unloaded"
         ToolRegistry.State now = registry.state();
-        return chain.run(allowed(now.tools()), tool, argumentsJson, listener, now::wasUnloaded);
+        return chain.run(forCallOf(tool, now.tools()), tool, argumentsJson, listener, now::wasUnloaded);
     }
 
     @Override
