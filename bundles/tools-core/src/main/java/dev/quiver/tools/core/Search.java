@@ -377,11 +377,10 @@ final class Search {
             }
         }
         byte[] bytes = worker.buffer;
-        Charset charset = charset(bytes, length);
         if (!needles.isEmpty() && query.before() == 0 && query.after() == 0) {
-            return byOccurrence(worker, relative, bytes, length, charset);
+            return byOccurrence(worker, relative, bytes, length);
         }
-        return byLine(worker, relative, new String(bytes, 0, length, charset));
+        return byLine(worker, relative, new String(bytes, 0, length, charset(bytes, length)));
     }
 
     private static final int TOO_LARGE = Integer.MIN_VALUE;
@@ -463,9 +462,14 @@ final class Search {
         }
     }
 
-    /** Visits only the lines that hold a needle; every other line is never decoded. */
-    private FileHits byOccurrence(Worker worker, String relative, byte[] bytes, int length, Charset charset) {
+    /**
+     * Visits only the lines that hold a needle; every other line is never decoded. Lines are counted
+     * only up to a line that matches, and the file's charset is found only for a candidate line that
+     * is not ASCII (which both charsets decode alike): most files that hold a needle have no match.
+     */
+    private FileHits byOccurrence(Worker worker, String relative, byte[] bytes, int length) {
         List<String> lines = new ArrayList<>();
+        Charset charset = null;
         int matches = 0;
         int position = 0; // always the start of a line
         int counted = 0; // the start of the line numbered lineNumber
@@ -483,10 +487,15 @@ final class Search {
             while (end < length && bytes[end] != '\n' && bytes[end] != '\r') {
                 end++;
             }
-            lineNumber += Needle.lineEnds(bytes, counted, start, length);
-            counted = start;
-            String line = new String(bytes, start, end - start, charset);
+            Charset decoding = StandardCharsets.ISO_8859_1;
+            if (!Needle.isAscii(bytes, start, end)) {
+                charset = charset == null ? charset(bytes, length) : charset;
+                decoding = charset;
+            }
+            String line = new String(bytes, start, end - start, decoding);
             if (worker.matcher.find(line)) {
+                lineNumber += Needle.lineEnds(bytes, counted, start, length);
+                counted = start;
                 lines.add(matchLine(relative, lineNumber, line));
                 matches++;
                 if (matches > query.maxHits()) {

@@ -177,6 +177,23 @@ class GrepOptionsTest {
     }
 
     @Test
+    void candidateLinesThatDoNotMatchStillCountTowardsTheLineNumbers() throws Exception {
+        // every line holds the literal "needle"; only the last matches, after every kind of line end
+        Files.write(root.resolve("candidates.txt"), "needle a\r\nx\rneedle b\nneedle zz\ny\r\nneedle 42\n"
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals("candidates.txt:6: needle 42", grep("pattern", "needle \\d+"));
+        assertEquals("candidates.txt:1: needle a\ncandidates.txt:6: needle 42", grep("pattern", "needle (a|\\d+)$"));
+    }
+
+    @Test
+    void aLineAfterAsciiCandidatesIsDecodedAsItsWholeFileIs() throws Exception {
+        String text = "needle plain\nneedle caf\u00e9\n";
+        Files.write(root.resolve("latin.txt"), text.getBytes(StandardCharsets.ISO_8859_1));
+        Files.write(root.resolve("utf8.txt"), text.getBytes(StandardCharsets.UTF_8));
+        assertEquals("latin.txt:2: needle caf\u00e9\nutf8.txt:2: needle caf\u00e9", grep("pattern", "needle caf\u00e9$"));
+    }
+
+    @Test
     void aFileThatIsNotUtf8IsSearchedAsIso88591() throws Exception {
         Files.write(root.resolve("legacy.txt"), "caf\u00e9 cr\u00e8me\nplain\n".getBytes(StandardCharsets.ISO_8859_1));
         assertEquals("legacy.txt:1: caf\u00e9 cr\u00e8me", grep("pattern", "caf\u00e9", "fixedStrings", true));
