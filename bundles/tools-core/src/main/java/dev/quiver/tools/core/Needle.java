@@ -116,17 +116,25 @@ final class Needle {
         }
         int i = rare;
         int end = last + rare + 1;
-        while (i + 8 <= end) {
-            long word = hay.getLong(i);
-            long found = zeroBytes(word ^ rarePattern);
-            if (rareOtherCase != rarePattern) {
-                found |= zeroBytes(word ^ rareOtherCase);
+        boolean folds = rareOtherCase != rarePattern;
+        // sixteen bytes a step, with the cheap test for any zero byte (exact as a yes or no) on both
+        // words at once; the positions are worked out only for a pair that holds the byte: most
+        // files are rejected here, so this loop is most of a search's own work
+        while (i + 16 <= end) {
+            long first = hay.getLong(i);
+            long second = hay.getLong(i + 8);
+            long any = anyZero(first ^ rarePattern) | anyZero(second ^ rarePattern);
+            if (folds) {
+                any |= anyZero(first ^ rareOtherCase) | anyZero(second ^ rareOtherCase);
             }
-            while (found != 0) {
-                if (matchesAt(hay, i + (Long.numberOfTrailingZeros(found) >>> 3) - rare)) {
-                    return true;
-                }
-                found &= found - 1;
+            if (any != 0 && (occursAt(hay, i, first) || occursAt(hay, i + 8, second))) {
+                return true;
+            }
+            i += 16;
+        }
+        if (i + 8 <= end) {
+            if (occursAt(hay, i, hay.getLong(i))) {
+                return true;
             }
             i += 8;
         }
@@ -136,6 +144,26 @@ final class Needle {
             }
         }
         return false;
+    }
+
+    /** Whether the needle starts at a place whose rare byte is in the word read at {@code i}. */
+    private boolean occursAt(ByteBuffer hay, int i, long word) {
+        long found = zeroBytes(word ^ rarePattern);
+        if (rareOtherCase != rarePattern) {
+            found |= zeroBytes(word ^ rareOtherCase);
+        }
+        while (found != 0) {
+            if (matchesAt(hay, i + (Long.numberOfTrailingZeros(found) >>> 3) - rare)) {
+                return true;
+            }
+            found &= found - 1;
+        }
+        return false;
+    }
+
+    /** Non-zero exactly when {@code word} has a zero byte (which bytes it marks is exact only up to the first). */
+    private static long anyZero(long word) {
+        return (word - ONES) & ~word & HIGHS;
     }
 
     private boolean matchesAt(ByteBuffer hay, int start) {

@@ -35,6 +35,42 @@ class NeedleTest {
     }
 
     @Test
+    void occursInADirectBufferExactlyWhenFindFindsIt() {
+        // the scan files are rejected by: sixteen bytes a step, then eight, then byte by byte; the
+        // buffer past `to` holds the needle, which must never count
+        Random random = new Random(11);
+        String alphabet = "hashmp<HASMP x\n";
+        java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int n = 0; n < 50_000; n++) {
+            int needleLength = 1 + random.nextInt(9);
+            byte[] needle = new byte[needleLength];
+            for (int i = 0; i < needleLength; i++) {
+                needle[i] = (byte) alphabet.charAt(random.nextInt(alphabet.length()));
+            }
+            int length = random.nextInt(120);
+            byte[] hay = new byte[length];
+            for (int i = 0; i < length; i++) {
+                hay[i] = (byte) alphabet.charAt(random.nextInt(alphabet.length()));
+            }
+            direct.clear();
+            direct.put(hay);
+            while (direct.remaining() >= needleLength) {
+                direct.put(needle);
+            }
+            for (boolean fold : new boolean[] {false, true}) {
+                Needle scan = new Needle(needle, fold);
+                boolean expected = scan.find(hay, 0, length) >= 0;
+                String h = new String(hay, StandardCharsets.ISO_8859_1);
+                String k = new String(needle, StandardCharsets.ISO_8859_1);
+                assertEquals(fold ? h.toLowerCase(Locale.ROOT).contains(k.toLowerCase(Locale.ROOT)) : h.contains(k),
+                        expected, () -> "find: '" + h + "' / '" + k + "'");
+                assertEquals(expected, scan.occursIn(direct, length), () -> "occursIn, fold " + fold + ": '" + h
+                        + "' / '" + k + "'");
+            }
+        }
+    }
+
+    @Test
     void agreesWithStringIndexOfOnRandomInput() {
         Random random = new Random(7);
         String alphabet = "abcAB \n\u00e9\u0000z";
