@@ -272,7 +272,8 @@ final class Search {
         private SecureDirectoryStream<Path> folderStream;
 
         /** Opens a file of the workspace for reading, relative to its folder where the platform allows. */
-        SeekableByteChannel open(String relative) throws IOException {
+        /** Opens a file given as its workspace-relative path and its name. */
+        SeekableByteChannel open(String relative, Path name) throws IOException {
             int slash = relative.lastIndexOf('/');
             String dir = slash < 0 ? "" : relative.substring(0, slash);
             if (!dir.equals(folder)) {
@@ -286,7 +287,7 @@ final class Search {
                 }
             }
             if (folderStream != null) {
-                return folderStream.newByteChannel(Path.of(relative.substring(slash + 1)), READ);
+                return folderStream.newByteChannel(name, READ);
             }
             return FileChannel.open(root.resolve(relative), StandardOpenOption.READ);
         }
@@ -349,11 +350,14 @@ final class Search {
             return NONE;
         }
         included.incrementAndGet();
-        if (workspace.isSecret(Path.of(relative))) {
+        // one Path of the file's name serves both: secrets are told by name alone (Workspace.isSecret)
+        // and the file is opened relative to its folder
+        Path name = Path.of(relative.substring(relative.lastIndexOf('/') + 1));
+        if (workspace.isSecret(name)) {
             secrets.incrementAndGet();
             return NONE;
         }
-        int length = read(worker, relative);
+        int length = read(worker, relative, name);
         if (length == TOO_LARGE) {
             tooLarge.incrementAndGet();
             return NONE;
@@ -390,8 +394,8 @@ final class Search {
      * a larger one goes to the heap buffer and {@code -length - 1} is returned; {@link #TOO_LARGE} when it
      * is larger than {@value #MAX_FILE_BYTES} bytes.
      */
-    private static int read(Worker worker, String file) throws IOException {
-        try (SeekableByteChannel channel = worker.open(file)) {
+    private static int read(Worker worker, String file, Path name) throws IOException {
+        try (SeekableByteChannel channel = worker.open(file, name)) {
             ByteBuffer direct = worker.direct;
             direct.clear();
             while (direct.hasRemaining()) {
