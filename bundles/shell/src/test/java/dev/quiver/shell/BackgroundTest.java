@@ -70,6 +70,29 @@ class BackgroundTest {
     }
 
     /**
+     * Polls until standard output and standard error are exactly as given. The two are drained by
+     * threads of their own, so which a poll sees first is not fixed: they are compared apart.
+     */
+    private static void pollStreamsUntil(ProcessShell shell, String handle, String stdout, String stderr) throws Exception {
+        StringBuilder out = new StringBuilder();
+        StringBuilder err = new StringBuilder();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Poll poll = shell.poll(handle);
+            out.append(poll.stdout());
+            err.append(poll.stderr());
+            if (out.toString().equals(stdout) && err.toString().equals(stderr)) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("never got there; stdout so far: " + out + "; stderr so far: " + err
+                        + "; job " + poll.job());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /**
      * Starts a command that says "ready" once the login profile is behind it, and waits for that: a
      * profile killed half-way can leave lock files behind (pyenv's stall every later login shell).
      */
@@ -133,7 +156,7 @@ class BackgroundTest {
     void pollReturnsOnlyWhatArrivedSinceThePreviousPollAndThenHowItEnded() throws Exception {
         TestContext context = TestContext.in(dir).unsandboxed();
         shell.start("echo one; echo err-one >&2; while [ ! -e go ]; do sleep 0.02; done; echo two; exit 3", null, context);
-        assertEquals("one\nerr-one\n", pollUntil(shell, "bg1", out -> out.contains("one\nerr-one\n")));
+        pollStreamsUntil(shell, "bg1", "one\n", "err-one\n");
         Files.writeString(dir.resolve("go"), "");
         Job ended = awaitEnd(shell, "bg1");
         assertEquals(Job.State.EXITED, ended.state());
