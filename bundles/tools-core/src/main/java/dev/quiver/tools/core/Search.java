@@ -271,8 +271,12 @@ final class Search {
         private String folder;
         private SecureDirectoryStream<Path> folderStream;
 
-        /** Opens a file of the workspace for reading, relative to its folder where the platform allows. */
-        /** Opens a file given as its workspace-relative path and its name. */
+        /**
+         * Opens a file of the workspace for reading, relative to its folder where the platform allows.
+         *
+         * @param relative its workspace-relative path
+         * @param name its name, the last element of {@code relative}
+         */
         SeekableByteChannel open(String relative, Path name) throws IOException {
             int slash = relative.lastIndexOf('/');
             String dir = slash < 0 ? "" : relative.substring(0, slash);
