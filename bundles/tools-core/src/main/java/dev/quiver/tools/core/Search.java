@@ -237,35 +237,25 @@ final class Search {
         byte[] heap = new byte[1 << 20];
     }
 
-    private static final java.util.concurrent.ConcurrentLinkedQueue<Buffers> KEPT =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private static final java.util.concurrent.atomic.AtomicInteger KEPT_COUNT = new java.util.concurrent.atomic.AtomicInteger();
+    /** Buffers kept for the next search; full at {@value #KEPT_BUFFERS}, when more are simply dropped. */
+    private static final java.util.concurrent.BlockingQueue<Buffers> KEPT =
+            new java.util.concurrent.ArrayBlockingQueue<>(KEPT_BUFFERS);
 
     private static Buffers takeBuffers() {
         Buffers kept = KEPT.poll();
-        if (kept == null) {
-            return new Buffers();
-        }
-        KEPT_COUNT.decrementAndGet();
-        return kept;
+        return kept == null ? new Buffers() : kept;
     }
 
     private static void keepBuffers(Buffers buffers) {
         if (buffers.heap.length > KEPT_HEAP_BYTES) {
             buffers.heap = new byte[1 << 20];
         }
-        if (KEPT_COUNT.incrementAndGet() <= KEPT_BUFFERS) {
-            KEPT.offer(buffers);
-        } else {
-            KEPT_COUNT.decrementAndGet();
-        }
+        KEPT.offer(buffers);
     }
 
     /** One worker's state: its buffers, its matcher, the folder it reads in. */
     private final class Worker implements AutoCloseable {
-        private final Buffers buffers = takeBuffers();
-        final ByteBuffer direct = buffers.direct;
-        byte[] buffer = buffers.heap;
+        final Buffers buffers = takeBuffers();
         final LineMatcher matcher = new LineMatcher(query.regex());
         /** The folder of the last file, held open so that its files are opened relative to it (openat). */
         private String folder;
@@ -281,7 +271,7 @@ final class Search {
             int slash = relative.lastIndexOf('/');
             String dir = slash < 0 ? "" : relative.substring(0, slash);
             if (!dir.equals(folder)) {
-                close();
+                closeFolder();
                 folder = dir;
                 DirectoryStream<Path> stream = Files.newDirectoryStream(dir.isEmpty() ? root : root.resolve(dir));
                 if (stream instanceof SecureDirectoryStream<Path> secure) {
@@ -296,14 +286,7 @@ final class Search {
             return FileChannel.open(root.resolve(relative), StandardOpenOption.READ);
         }
 
-        /** Gives the read buffers back for the next search; the worker must not read after this. */
-        void release() {
-            buffers.heap = buffer;
-            keepBuffers(buffers);
-        }
-
-        @Override
-        public void close() {
+        private void closeFolder() {
             if (folderStream != null) {
                 try {
                     folderStream.close();
@@ -314,11 +297,17 @@ final class Search {
             }
             folder = null;
         }
+
+        /** Closes the folder and gives the read buffers back for the next search. */
+        @Override
+        public void close() {
+            closeFolder();
+            keepBuffers(buffers);
+        }
     }
 
     private void work() {
-        Worker worker = new Worker();
-        try {
+        try (Worker worker = new Worker()) {
             while (!enough && !cancelled.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
                 int index = next.getAndIncrement();
                 if (index >= paths.size()) {
@@ -332,9 +321,6 @@ final class Search {
                 }
                 complete(index, hits);
             }
-        } finally {
-            worker.close();
-            worker.release();
         }
     }
 
@@ -370,21 +356,21 @@ final class Search {
         if (length >= 0) {
             // the whole file is in the direct buffer: most files are rejected right there, by the needle
             // scan when there is one (a file without the needle is skipped, binary or not)
-            if (!needles.isEmpty() && !occurs(needles, worker) || Needle.hasNul(worker.direct, length, BINARY_PROBE)) {
+            if (!needles.isEmpty() && !occurs(needles, worker) || Needle.hasNul(worker.buffers.direct, length, BINARY_PROBE)) {
                 return NONE;
             }
-            if (worker.buffer.length < length) {
-                worker.buffer = new byte[Math.max(length, worker.buffer.length * 2)];
+            if (worker.buffers.heap.length < length) {
+                worker.buffers.heap = new byte[Math.max(length, worker.buffers.heap.length * 2)];
             }
-            worker.direct.get(0, worker.buffer, 0, length);
+            worker.buffers.direct.get(0, worker.buffers.heap, 0, length);
         } else {
             length = -length - 1; // a large file, read onto the heap
-            if (Needle.hasNul(worker.buffer, length, BINARY_PROBE)
-                    || !needles.isEmpty() && first(needles, worker.buffer, 0, length) < 0) {
+            if (Needle.hasNul(worker.buffers.heap, length, BINARY_PROBE)
+                    || !needles.isEmpty() && first(needles, worker.buffers.heap, 0, length) < 0) {
                 return NONE;
             }
         }
-        byte[] bytes = worker.buffer;
+        byte[] bytes = worker.buffers.heap;
         if (!needles.isEmpty() && query.before() == 0 && query.after() == 0) {
             return byOccurrence(worker, relative, bytes, length);
         }
@@ -400,7 +386,7 @@ final class Search {
      */
     private static int read(Worker worker, String file, Path name) throws IOException {
         try (SeekableByteChannel channel = worker.open(file, name)) {
-            ByteBuffer direct = worker.direct;
+            ByteBuffer direct = worker.buffers.direct;
             direct.clear();
             while (direct.hasRemaining()) {
                 int read = channel.read(direct);
@@ -411,10 +397,10 @@ final class Search {
             }
             // the direct buffer is full: the file may be larger, so it continues on the heap
             int length = direct.position();
-            if (worker.buffer.length < length * 2) {
-                worker.buffer = new byte[length * 2];
+            if (worker.buffers.heap.length < length * 2) {
+                worker.buffers.heap = new byte[length * 2];
             }
-            direct.get(0, worker.buffer, 0, length);
+            direct.get(0, worker.buffers.heap, 0, length);
             while (true) {
                 direct.clear();
                 int read = channel.read(direct);
@@ -424,20 +410,20 @@ final class Search {
                 if ((long) length + read > MAX_FILE_BYTES) {
                     return TOO_LARGE;
                 }
-                if (length + read > worker.buffer.length) {
-                    worker.buffer = Arrays.copyOf(worker.buffer, Math.max(length + read, worker.buffer.length * 2));
+                if (length + read > worker.buffers.heap.length) {
+                    worker.buffers.heap = Arrays.copyOf(worker.buffers.heap, Math.max(length + read, worker.buffers.heap.length * 2));
                 }
                 direct.flip();
-                direct.get(worker.buffer, length, read);
+                direct.get(worker.buffers.heap, length, read);
                 length += read;
             }
         }
     }
 
     private static boolean occurs(List<Needle> needles, Worker worker) {
-        int length = worker.direct.position();
+        int length = worker.buffers.direct.position();
         for (Needle needle : needles) {
-            if (needle.occursIn(worker.direct, length)) {
+            if (needle.occursIn(worker.buffers.direct, length)) {
                 return true;
             }
         }
