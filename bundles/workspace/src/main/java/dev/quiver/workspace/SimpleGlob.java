@@ -7,7 +7,8 @@ import java.util.function.Predicate;
  * segment ({@code *.java}, {@code **}{@code /*.ts}, {@code src/**}{@code /test/*.java}) — matched
  * against a relative file path directly, with the result JGit's {@code FastIgnoreRule} gives (the
  * tests compare the two on generated patterns and paths). A glob with anything else ({@code ?},
- * brackets, escapes, a leading or trailing {@code /}, {@code **} inside a segment) is left to JGit.
+ * brackets, escapes, a leading or trailing {@code /}, {@code **} inside a segment, trailing
+ * whitespace) is left to JGit.
  *
  * <p>gitignore's rules, as JGit applies them to files: a pattern without {@code /} matches the file's
  * name at any depth; one with a {@code /} matches the whole path from the root; {@code *} never
@@ -27,8 +28,9 @@ final class SimpleGlob implements Predicate<String> {
 
     /** The matcher for a glob in the simple shape, or null when JGit must match it. */
     static SimpleGlob of(String glob) {
-        if (glob.isEmpty() || glob.startsWith("/") || glob.endsWith("/") || glob.contains("//")) {
-            return null;
+        if (glob.isEmpty() || glob.startsWith("/") || glob.endsWith("/") || glob.contains("//")
+                || Character.isWhitespace(glob.charAt(glob.length() - 1))) {
+            return null; // JGit drops trailing spaces, as git does
         }
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
@@ -78,15 +80,16 @@ final class SimpleGlob implements Predicate<String> {
                 return from < path.length(); // a trailing ** is one or more segments
             }
             // a leading or inner ** is any number of folders, none included
-            for (int start = from; start <= path.length(); start = path.indexOf('/', start) + 1) {
+            for (int start = from;;) {
                 if (matches(path, start, index + 1)) {
                     return true;
                 }
-                if (path.indexOf('/', start) < 0) {
+                int slash = path.indexOf('/', start);
+                if (slash < 0) {
                     return false;
                 }
+                start = slash + 1;
             }
-            return false;
         }
         if (from > path.length()) {
             return false;

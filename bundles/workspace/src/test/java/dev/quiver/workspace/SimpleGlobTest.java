@@ -41,7 +41,7 @@ class SimpleGlobTest {
     @Test
     void otherShapesAreLeftToJGit() {
         for (String glob : List.of("a?c", "file[0-9].txt", "a\\*b", "/src/*.java", "src/", "a//b", "**", "a**b",
-                "src/a**/x", "!x", "#x")) {
+                "src/a**/x", "!x", "#x", "*.java ", "a\t")) {
             assertNull(SimpleGlob.of(glob), glob);
         }
     }
