@@ -184,8 +184,8 @@ final class Walker {
         }
     }
 
-    /** One directory a walk of {@link #files} read: what it looked like, and its own ignore files. */
-    private record Visit(Path dir, Object stamp, boolean quiverignore, boolean gitignore, List<IgnoreNode> ignoreNodes) {
+    /** One directory a walk of {@link #files} read: its listing (stamp, ignore files present) and the rules read from them. */
+    private record Visit(Path dir, Listing listing, List<IgnoreNode> ignoreNodes) {
     }
 
     /** What one walk of {@link #files} visits; reusable unless a listing was racy or unreadable, or a link was met. */
@@ -214,14 +214,14 @@ final class Walker {
 
         private boolean unchanged(Visit visit, Walker walker) {
             try {
-                if (!stamp(visit.dir()).equals(visit.stamp())) {
+                if (!stamp(visit.dir()).equals(visit.listing().stamp())) {
                     return false;
                 }
             } catch (IOException gone) {
                 return false;
             }
-            return includeIgnored || !visit.quiverignore() && !visit.gitignore() || walker.ignoreRules
-                    .nodes(visit.dir(), visit.quiverignore(), visit.gitignore()) == visit.ignoreNodes();
+            // the same ignore files give the same (identical) nodes: IgnoreRules keeps them by content
+            return includeIgnored || walker.ownIgnoreNodes(visit.dir(), visit.listing()) == visit.ignoreNodes();
         }
     }
 
@@ -281,8 +281,7 @@ final class Walker {
                 return List.of();
             }
             List<IgnoreNode> own = includeIgnored ? List.of() : ownIgnoreNodes(dir, listing);
-            visits.list.add(new Visit(dir, listing.stamp(), listing.has(IgnoreRules.QUIVERIGNORE),
-                    listing.has(IgnoreRules.GITIGNORE), own));
+            visits.list.add(new Visit(dir, listing, own));
             if (!listing.reusable()) {
                 visits.reusable = false;
             }
