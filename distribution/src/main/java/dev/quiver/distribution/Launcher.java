@@ -28,8 +28,9 @@ import org.osgi.framework.wiring.FrameworkWiring;
  * Boots the Quiver host: a Felix framework with every bundle of {@code bundle/}, then hands the
  * command line to the {@code quiver.main} service (the CLI bundle) and exits with its code.
  *
- * <p>The framework cache is a fresh temporary folder per process and bundles are installed by
- * reference, so several Quiver processes can run side by side and start-up copies nothing.
+ * <p>The framework cache is a fresh temporary folder per process, started as a copy of the framework
+ * snapshot when that is valid ({@link Snapshot}), and bundles are installed by reference, so several
+ * Quiver processes can run side by side and no jar is ever copied.
  *
  * <p>Start order: {@code bundle/} (the host, with the catalogue platform's resolver hook), then the
  * bundles installed from catalogues by earlier processes ({@code quiver.plugins.dir}), so they
@@ -67,11 +68,10 @@ public final class Launcher {
         Trace trace = Trace.from(System.getProperty("quiver.startup.trace"));
         Warmup.jdk();
         Path storage = createStorage(cacheParent());
-        List<Path> jars = Snapshot.jars(home.resolve("bundle"));
-        Snapshot snapshot = Snapshot.of(home, jars);
+        List<Path> jars = jars(home.resolve("bundle"));
         // -Dquiver.snapshot=false: a start that neither uses nor records one (to measure what it saves)
-        boolean useSnapshot = !"false".equals(System.getProperty("quiver.snapshot"));
-        boolean restored = useSnapshot && snapshot.restoreInto(storage);
+        Snapshot snapshot = "false".equals(System.getProperty("quiver.snapshot")) ? null : Snapshot.of(home, jars);
+        boolean restored = snapshot != null && snapshot.restoreInto(storage);
         Warmup.awaitLogging();
         trace.mark(restored ? "cache folder from the snapshot" : "cache folder");
         Felix felix = new Felix(frameworkProperties(home, storage));
@@ -88,8 +88,6 @@ public final class Launcher {
             bundles.addAll(installed);
             trace.mark("install " + bundles.size() + " bundles" + (!restored ? ""
                     : installed.isEmpty() ? " (snapshot)" : " (snapshot, " + installed.size() + " missing from it)"));
-            // a start that had to install anything records its cache as the next snapshot, once its command ran
-            boolean freshCache = useSnapshot && !installed.isEmpty() && bundles.size() == jars.size();
             felix.start();
             felix.adapt(FrameworkWiring.class).resolveBundles(null);
             trace.mark("resolve");
@@ -118,7 +116,8 @@ public final class Launcher {
                 int linked = CdsTraining.linkLoadedClasses(Path.of(classLog), bundles);
                 System.err.println("quiver: class-data-sharing training linked " + linked + " classes");
             }
-            recordSnapshot = freshCache;
+            // a start that had to install anything records its cache as the next snapshot, once its command ran
+            recordSnapshot = snapshot != null && !installed.isEmpty() && bundles.size() == jars.size();
             return code == null ? 1 : code;
         } finally {
             stopFramework(felix);
@@ -256,7 +255,7 @@ public final class Launcher {
     /** Installs the jars of a folder (none when it does not exist), skipping bundles already installed. */
     private static List<Bundle> install(BundleContext context, Path folder, java.util.Collection<String> installed)
             throws IOException {
-        List<Path> jars = Snapshot.jars(folder);
+        List<Path> jars = jars(folder);
         List<Bundle> bundles = new ArrayList<>();
         for (Path jar : jars) {
             if (!installed.isEmpty() && installed.contains(identity(jar))) {
@@ -265,6 +264,16 @@ public final class Launcher {
             install(context, jar).ifPresent(bundles::add);
         }
         return bundles;
+    }
+
+    /** The {@code .jar} files of a folder in name order: the order they are installed in. */
+    static List<Path> jars(Path folder) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+        }
     }
 
     /** Installs one jar by reference: the framework reads it where it lies and copies nothing. */

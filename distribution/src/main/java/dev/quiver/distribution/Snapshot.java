@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
-import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
 
 /**
@@ -52,7 +51,7 @@ final class Snapshot {
     /**
      * The snapshot of the installation at {@code home}; computes what a valid one must list.
      *
-     * @param jars the jars of {@code bundle/}, as {@link #jars} lists them
+     * @param jars the jars of {@code bundle/}, as {@link Launcher#jars} lists them
      */
     static Snapshot of(Path home, List<Path> jars) throws IOException {
         StringBuilder listing = new StringBuilder(FORMAT).append('\n');
@@ -65,16 +64,6 @@ final class Snapshot {
             describe(listing, jar);
         }
         return new Snapshot(home.resolve(FOLDER), listing.toString());
-    }
-
-    /** The {@code .jar} files of a folder in name order: the order the launcher installs them in. */
-    static List<Path> jars(Path folder) throws IOException {
-        if (!Files.isDirectory(folder)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(folder)) {
-            return files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
-        }
     }
 
     private static void describe(StringBuilder listing, Path file) throws IOException {

@@ -36,7 +36,7 @@ final class McpSupport {
             Files.copy(source.resolve("bin").resolve(name), folder.resolve("bin").resolve(name),
                     StandardCopyOption.COPY_ATTRIBUTES);
         }
-        copyTree(source.resolve("conf"), folder.resolve("conf"));
+        QuiverProcess.copyTree(source.resolve("conf"), folder.resolve("conf"), relative -> true);
         Files.createDirectories(folder.resolve("bundle"));
         Files.createDirectories(folder.resolve("deploy"));
         Path movable = null;
@@ -53,19 +53,6 @@ final class McpSupport {
             throw new IllegalStateException("no " + MOVABLE + " jar in " + source.resolve("bundle"));
         }
         return movable;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
     }
 
     /** Copies a test resource of {@code mcp/} into a folder. */

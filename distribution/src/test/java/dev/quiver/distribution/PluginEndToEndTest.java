@@ -109,7 +109,7 @@ class PluginEndToEndTest {
                 "-Dfile=target/dev.quiver.api-" + version() + ".jar", "-DpomFile=pom.xml");
 
         Path copy = temp.resolve("hello-tool");
-        copyTree(root.resolve("examples/hello-tool"), copy);
+        QuiverProcess.copyTree(root.resolve("examples/hello-tool"), copy, relative -> !relative.startsWith("target"));
         maven(copy, "package");
         Path jar = copy.resolve("target/hello-tool-1.0.0.jar");
         assertTrue(Files.exists(jar), "mvn package gives the bundle");
@@ -260,19 +260,6 @@ class PluginEndToEndTest {
             throw new AssertionError(String.join(" ", command) + " did not finish within 5 minutes");
         }
         assertEquals(0, process.exitValue(), String.join(" ", command) + " in " + directory + ":\n" + Files.readString(log));
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : paths.filter(p -> !from.relativize(p).toString().startsWith("target")).toList()) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target);
-                }
-            }
-        }
     }
 
     private static Set<String> shas(String index) {

@@ -22,6 +22,27 @@ final class QuiverProcess {
     record Run(int exitCode, String stdout, String stderr) {
     }
 
+    /**
+     * Copies a folder's tree, files with their attributes (times included), leaving out what
+     * {@code keep} refuses (given each path relative to {@code from}).
+     */
+    static void copyTree(Path from, Path to, java.util.function.Predicate<String> keep) throws IOException {
+        try (java.util.stream.Stream<Path> paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                String relative = from.relativize(path).toString();
+                if (!keep.test(relative)) {
+                    continue;
+                }
+                Path target = to.resolve(relative);
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
     static Path distribution() {
         return Path.of(System.getProperty("quiver.dist", "target/quiver")).toAbsolutePath();
     }

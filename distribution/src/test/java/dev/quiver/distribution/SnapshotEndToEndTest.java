@@ -8,7 +8,6 @@ import dev.quiver.distribution.QuiverProcess.Run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +42,7 @@ class SnapshotEndToEndTest {
 
     @Test
     void theBuiltDistributionStartsFromItsSnapshot() throws Exception {
-        Run run = QuiverProcess.run(QuiverProcess.distribution(), workspace, TRACE, "", "tools", "--json");
+        Run run = QuiverProcess.run(workspace, TRACE, "", "tools", "--json");
         assertEquals(0, run.exitCode(), run.stderr());
         assertTrue(run.stderr().contains("bundles (snapshot) "), run.stderr());
     }
@@ -96,7 +95,7 @@ class SnapshotEndToEndTest {
             entries.filter(p -> p.getFileName().toString().matches("bundle[0-9]+")).sorted().forEach(archives::add);
         }
         for (int i = 1; i < archives.size(); i += 2) {
-            deleteTree(archives.get(i));
+            Launcher.deleteTree(archives.get(i));
         }
 
         Run run = QuiverProcess.run(copy, workspace, TRACE, "", "tools", "--json");
@@ -114,7 +113,7 @@ class SnapshotEndToEndTest {
     @Test
     void processesStartingTogetherFromNoSnapshotAllSucceedAndLeaveOneValidSnapshot() throws Exception {
         Path copy = copyOfDistribution();
-        deleteTree(copy.resolve("snapshot"));
+        Launcher.deleteTree(copy.resolve("snapshot"));
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<Run>> runs = new ArrayList<>();
@@ -140,26 +139,8 @@ class SnapshotEndToEndTest {
     }
 
     private Path copyOfDistribution() throws IOException {
-        Path from = QuiverProcess.distribution();
-        Path to = temp.resolve("quiver");
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-        return to;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
+        Path copy = temp.resolve("quiver");
+        QuiverProcess.copyTree(QuiverProcess.distribution(), copy, relative -> true);
+        return copy;
     }
 }
