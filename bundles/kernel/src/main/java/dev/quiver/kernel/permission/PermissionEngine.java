@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Decides a call from its subjects: secrets first, then the tool's rule table (or its defaults),
@@ -38,9 +39,12 @@ public final class PermissionEngine {
     private static final Set<String> TEXT_ARGUMENTS = Set.of("echo", "printf");
     /** Commands whose last operand is the destination they write (unless a -t option names it). */
     private static final Set<String> COPIES = Set.of("cp", "mv");
-    /** -t DIR, in a cluster of short options (-vt DIR) or long (--target-directory=DIR). */
-    private static final java.util.regex.Pattern TARGET_OPTION = java.util.regex.Pattern.compile(
-            "-[a-zA-Z]*t|--target-directory.*");
+    /**
+     * -t DIR or -tDIR, in a cluster of short options (-vt DIR, -vtDIR), or the long option in any
+     * abbreviation getopt accepts (--t, --target, --target-directory=DIR). Read broadly on purpose: a
+     * word taken for a target option only makes every operand count as read.
+     */
+    private static final Pattern TARGET_OPTION = Pattern.compile("-[a-zA-Z]*t.*|--t.*");
 
     private static final Set<String> HARMLESS_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
             "/dev/zero", "/dev/fd/1", "/dev/fd/2");

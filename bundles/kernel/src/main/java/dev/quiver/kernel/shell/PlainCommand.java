@@ -251,6 +251,9 @@ final class PlainCommand {
 
     /** A redirection starting at {@code pos} whose operator starts at {@code opStart}; null when not plain. */
     private Redirect redirect(int opStart) {
+        if (opStart - pos > 9) {
+            return null; // a descriptor number no int holds: left to the grammar, as FallbackLexer does
+        }
         Integer fd = opStart > pos ? Integer.valueOf(source.substring(pos, opStart)) : null;
         String op;
         if (source.startsWith("&>>", opStart)) {

@@ -91,6 +91,14 @@ final class Walker {
                 redirect(n, type, r);
                 afterRedirects(r, null, level);
             }
+            case "file_redirect" -> {
+                // one outside any command: $(< file), where bash reads the file itself as $(cat file)
+                // would; a command of redirections only
+                Redirs r = new Redirs();
+                redirect(n, type, r);
+                redirectsOnly(r);
+                afterRedirects(r, null, level);
+            }
             case "ERROR" -> {
                 sink.incomplete = true;
                 error(n, level);
@@ -108,6 +116,11 @@ final class Walker {
                 sink.backgrounds.add(new Structure.Stage(start, sink.size()));
             }
         }
+    }
+
+    /** A command of redirections and no name ({@code > file}, {@code $(< file)}). */
+    private void redirectsOnly(Redirs r) {
+        sink.add(Word.literal(""), r.extraArgs, r.list, List.of());
     }
 
     /** Redirections collected for one command, and what they bring along. */
@@ -289,7 +302,7 @@ final class Walker {
         }
         int start = sink.size();
         if (body == null) {
-            sink.add(Word.literal(""), r.extraArgs, r.list, List.of());
+            redirectsOnly(r);
         } else {
             String type = body.type;
             if (type.equals("command")) {
@@ -388,16 +401,7 @@ final class Walker {
                 }
             }
         }
-        for (Node c : n.children) {
-            if (c.type.equals("file_redirect")) {
-                // $(< file): bash reads the file itself, as $(cat file) would; a command of redirections only
-                Redirs r = new Redirs();
-                redirect(c, c.type, r);
-                sink.add(Word.literal(""), r.extraArgs, r.list, List.of());
-            } else {
-                visit(c, c.type, level + 1);
-            }
-        }
+        children(n, level);
     }
 
     private void nested(String text) {

@@ -86,6 +86,8 @@ class PlainCommandTest {
                 // where the grammar reads words otherwise than bash: a lone - before a numbered redirection,
                 // a redirection touching a word, a command named -
                 "tar -xf - 2>err.txt", "a -2>x", "ls>out.txt", "- x",
+                // a descriptor number no int holds
+                "echo 99999999999>x",
                 // a pipeline of three stages or more, then another line: the grammar may run on into it
                 "cat x | grep y | wc -l\nrm -rf src >&2", "a | b | c\nd");
         for (String line : lines) {
