@@ -43,8 +43,9 @@ final class Subcommands {
 
     /**
      * The subcommand the arguments name: their first positional word, skipping the root's options
-     * and the values of those that take one; {@code null} when that word is no subcommand, or an
-     * option is one the root does not know (picocli then reports it against the full tree).
+     * and the values of those that take one; {@code null} when that word is no subcommand, when help
+     * or the version is asked for first, or when an option is one the root does not know (picocli
+     * then reports it against the full tree).
      */
     static String named(CommandSpec root, String[] args) {
         for (int i = 0; i < args.length; i++) {
@@ -57,8 +58,8 @@ final class Subcommands {
             }
             int equals = arg.indexOf('=');
             OptionSpec option = root.findOption(equals > 0 ? arg.substring(0, equals) : arg);
-            if (option == null) {
-                return null;
+            if (option == null || option.usageHelp() || option.versionHelp()) {
+                return null; // help prints the root's usage, which lists every subcommand
             }
             if (equals < 0 && option.arity().max() > 0) {
                 i++; // its value
