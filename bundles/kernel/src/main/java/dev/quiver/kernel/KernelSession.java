@@ -177,7 +177,7 @@ final class KernelSession implements Session {
                 return allowed;
             }
         }
-        return offered(registered);
+        return allowed.stream().filter(tool -> tool.spec().isPresent()).toList();
     }
 
     @Override
