@@ -40,11 +40,12 @@ final class PlainCommand {
         if (source.length() > MAX_LENGTH || !plainCharacters(source)) {
             return false;
         }
-        Sink line = new Sink();
-        if (!new PlainCommand(source, depth, line).statements()) {
+        // straight into the sink, taken back when the line turns out not to be plain: most lines are
+        Sink.Mark mark = sink.mark();
+        if (!new PlainCommand(source, depth, sink).statements()) {
+            sink.rollBack(mark);
             return false;
         }
-        sink.merge(line, List.of(), List.of());
         return true;
     }
 

@@ -35,6 +35,23 @@ final class Sink {
         return cmds.size();
     }
 
+    /** Where a sink stands, to go back to with {@link #rollBack}. */
+    record Mark(int cmds, int pipelines, int functions, int backgrounds, boolean incomplete) {
+    }
+
+    Mark mark() {
+        return new Mark(cmds.size(), pipelines.size(), functions.size(), backgrounds.size(), incomplete);
+    }
+
+    /** Forgets everything added since {@code mark}. */
+    void rollBack(Mark mark) {
+        cmds.subList(mark.cmds(), cmds.size()).clear();
+        pipelines.subList(mark.pipelines(), pipelines.size()).clear();
+        functions.subList(mark.functions(), functions.size()).clear();
+        backgrounds.subList(mark.backgrounds(), backgrounds.size()).clear();
+        incomplete = mark.incomplete();
+    }
+
     void add(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers) {
         cmds.add(new Cmd(name, List.copyOf(args), redirects, List.copyOf(wrappers)));
     }
