@@ -81,6 +81,17 @@ public interface Workspace {
     List<String> files(Path directory, boolean includeIgnored) throws IOException;
 
     /**
+     * The files of {@link #files}, for a caller that may stop before the end, such as a search with a hit
+     * cap. The list an earlier call made is handed out at once and checked against the disk only as far
+     * as it is read, directory by directory in walk order; the first directory found changed makes a
+     * fresh walk. Reading the whole list costs about what {@link #files} costs.
+     *
+     * @param directory where to start, inside the workspace
+     * @param includeIgnored also list what the ignore files exclude ({@code .git} never)
+     */
+    FileList fileList(Path directory, boolean includeIgnored) throws IOException;
+
+    /**
      * A matcher for a glob in the syntax of ripgrep's {@code --glob} and of {@code .gitignore}:
      * {@code *} and {@code ?} stay within one path segment, {@code **} spans segments, {@code [a-z]}
      * classes and {@code {a,b}} alternatives. A pattern without {@code /} matches a file name at any
@@ -103,6 +114,20 @@ public interface Workspace {
      * keeping the permissions of the file it replaces and creating missing parent directories.
      */
     void write(Path file, byte[] content) throws IOException;
+
+    /** The files of {@link #fileList}, read by index; one list may be read from several threads at once. */
+    interface FileList {
+
+        /**
+         * The file at an index, relative to the root with {@code /} separators, or null when the list
+         * is shorter. A file once read keeps its index unless the tree changes while the list is read,
+         * when, as for any search of a changing tree, a file may be missed or met twice.
+         *
+         * @param index from 0
+         * @throws IOException when the tree has changed and can no longer be walked
+         */
+        String get(int index) throws IOException;
+    }
 
     /**
      * One entry of a walk.

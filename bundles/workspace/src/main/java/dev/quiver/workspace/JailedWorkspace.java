@@ -171,6 +171,11 @@ final class JailedWorkspace implements Workspace {
     }
 
     @Override
+    public FileList fileList(Path directory, boolean includeIgnored) throws IOException {
+        return walker.fileList(directory.toAbsolutePath().normalize(), includeIgnored);
+    }
+
+    @Override
     public Predicate<String> globMatcher(String glob) throws ToolException {
         return Globs.matcher(glob);
     }

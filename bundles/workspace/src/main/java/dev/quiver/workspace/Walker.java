@@ -1,5 +1,6 @@
 package dev.quiver.workspace;
 
+import dev.quiver.api.Workspace;
 import dev.quiver.api.Workspace.Entry;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -17,9 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +35,7 @@ import org.eclipse.jgit.ignore.IgnoreNode;
  * them; a listing taken within {@value #RACY_MILLIS} ms of the directory's last change is never reused,
  * so a change within the file system's timestamp granularity cannot hide (the "racily clean" rule of
  * git's index). Ignore files are checked on every call, since editing one changes no directory.
+ * {@link #fileList} gives the last walk's files before checking them, for a search that may stop early.
  */
 final class Walker {
 
@@ -44,6 +44,8 @@ final class Walker {
     /** The listing cache is dropped past this many directories or entries rather than grown without bound. */
     private static final int MAX_CACHED_DIRECTORIES = 200_000;
     private static final long MAX_CACHED_ENTRIES = 2_000_000;
+    /** How many directories a list of {@link #fileList} checks at least when a file needs any checked. */
+    static final int CHECK_AHEAD = 16;
 
     private static final byte FILE = 0;
     private static final byte DIRECTORY = 1;
@@ -66,6 +68,8 @@ final class Walker {
     final AtomicLong directoriesRead = new AtomicLong();
     /** How many calls of {@link #files} gave the last result again without a walk; for tests. */
     final AtomicLong treesReused = new AtomicLong();
+    /** How many directories lists of {@link #fileList} checked before handing out files; for tests. */
+    final AtomicLong directoriesChecked = new AtomicLong();
     private final AtomicLong cachedEntries = new AtomicLong();
 
     Walker(Path root, IgnoreRules ignoreRules) {
@@ -153,6 +157,30 @@ final class Walker {
     // ----------------------------------------------------------------------------------------- files
 
     List<String> files(Path start, boolean includeIgnored) throws IOException {
+        IgnoreRules.Chain chain = prepare(start, includeIgnored);
+        Tree known = tree;
+        if (known != null && known.isFor(start, includeIgnored, chain)
+                // one stat per directory, most of the cost: on every core, as the walk itself reads
+                && Arrays.stream(known.visits()).parallel().allMatch(visit -> unchanged(known, visit))) {
+            treesReused.incrementAndGet();
+            return known.files();
+        }
+        return walkTree(start, includeIgnored, chain).files();
+    }
+
+    /** The files of {@link #files}, checked only as far as they are read: see {@link CheckedFiles}. */
+    Workspace.FileList fileList(Path start, boolean includeIgnored) throws IOException {
+        IgnoreRules.Chain chain = prepare(start, includeIgnored);
+        Tree known = tree;
+        if (known != null && known.isFor(start, includeIgnored, chain)) {
+            return new CheckedFiles(known, 0);
+        }
+        Tree walked = walkTree(start, includeIgnored, chain);
+        return new CheckedFiles(walked, walked.visits().length);
+    }
+
+    /** What every call of {@link #files} and {@link #fileList} does first; returns the ignore rules above the start. */
+    private IgnoreRules.Chain prepare(Path start, boolean includeIgnored) throws IOException {
         if (!Files.isDirectory(start)) {
             throw new NoSuchFileException(start.toString(), null, "not a directory");
         }
@@ -161,19 +189,16 @@ final class Walker {
             cachedEntries.set(0);
         }
         ignoreRules.refresh();
-        IgnoreRules.Chain chain = includeIgnored ? null : ignoreRules.chainAbove(start);
-        Tree known = tree;
-        if (known != null && known.unchanged(start, includeIgnored, chain, this)) {
-            treesReused.incrementAndGet();
-            return known.files();
-        }
+        return includeIgnored ? null : ignoreRules.chainAbove(start);
+    }
+
+    /** Walks the tree afresh, reusing every listing whose directory has not changed, and keeps the result when it may be reused. */
+    private Tree walkTree(Path start, boolean includeIgnored, IgnoreRules.Chain chain) throws IOException {
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         try {
-            Visits visits = new Visits();
-            List<String> files = Collections.unmodifiableList(
-                    pool.invoke(new Root(new Directory(start, relative(start), includeIgnored, chain, visits))));
-            tree = visits.reusable ? new Tree(start, includeIgnored, chain, visits.list.toArray(Visit[]::new), files) : null;
-            return files;
+            Tree walked = pool.invoke(new Root(new Directory(start, relative(start), includeIgnored, chain), chain));
+            tree = walked.reusable() ? walked : null;
+            return walked;
         } catch (RuntimeException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
@@ -188,66 +213,134 @@ final class Walker {
     private record Visit(Path dir, Listing listing, List<IgnoreNode> ignoreNodes) {
     }
 
-    /** What one walk of {@link #files} visits; reusable unless a listing was racy or unreadable, or a link was met. */
-    private static final class Visits {
-        final Queue<Visit> list = new ConcurrentLinkedQueue<>();
-        volatile boolean reusable = true;
+    /**
+     * One walk of {@link #files}, kept so that the next call can give the same files again while every
+     * directory it visited has the same stamp and the same ignore files, and the ignore files above the
+     * start are the same: then no entry can have appeared, gone or changed kind, and no ignore rule
+     * changed, so a walk would list the same files. Checking costs one stat per directory instead of a
+     * walk that applies the ignore rules to every entry again. A walk that met a link or an unreadable
+     * directory, or read a listing too soon after its directory changed, is not reusable (a link's target
+     * can change without its folder changing).
+     *
+     * @param visits the directories in the order the walk entered them (depth first, by name)
+     * @param entered for each file, how many of {@code visits} the walk had entered when it listed the file:
+     *     the file's place in the list depends on those directories only
+     */
+    private record Tree(Path start, boolean includeIgnored, IgnoreRules.Chain above, Visit[] visits, List<String> files,
+            int[] entered, boolean reusable) {
+
+        boolean isFor(Path start, boolean includeIgnored, IgnoreRules.Chain above) {
+            return this.start.equals(start) && this.includeIgnored == includeIgnored && Objects.equals(this.above, above);
+        }
+    }
+
+    /** Whether a directory of a kept walk is as the walk found it. */
+    private boolean unchanged(Tree walked, Visit visit) {
+        try {
+            if (!stamp(visit.dir()).equals(visit.listing().stamp())) {
+                return false;
+            }
+        } catch (IOException gone) {
+            return false;
+        }
+        // the same ignore files give the same (identical) nodes: IgnoreRules keeps them by content
+        return walked.includeIgnored() || ownIgnoreNodes(visit.dir(), visit.listing()) == visit.ignoreNodes();
     }
 
     /**
-     * The last result of {@link #files}, given again while every directory it visited has the same
-     * stamp and the same ignore files, and the ignore files above the start are the same: then no
-     * entry can have appeared, gone or changed kind, and no ignore rule changed, so the walk would
-     * list the same files. Checking costs one stat per directory instead of a walk that applies the
-     * ignore rules to every entry again. A walk that met a link is never reused (a link's target
-     * can change without its folder changing).
+     * The files of a walk, handed out before they are checked. The directories of the walk are checked in
+     * the order it entered them, each only once a file listed after entering it is asked for: a directory
+     * entered later cannot move a file listed earlier. So a search that stops after the first few hundred
+     * files of a large tree checks only the directories it reached. The first directory found changed
+     * makes a fresh walk (reusing every unchanged listing), whose files up to that directory are the ones
+     * already handed out.
      */
-    private record Tree(Path start, boolean includeIgnored, IgnoreRules.Chain above, Visit[] visits, List<String> files) {
+    private final class CheckedFiles implements Workspace.FileList {
 
-        boolean unchanged(Path start, boolean includeIgnored, IgnoreRules.Chain above, Walker walker) {
-            if (!this.start.equals(start) || this.includeIgnored != includeIgnored || !Objects.equals(this.above, above)) {
-                return false;
+        /** A walk, of which directories {@code [0, checked)} are known to be unchanged since this list was made. */
+        private record Checked(Tree walked, int checked) {
+
+            /** How many of the walk's directories decide where the file at {@code index} is. */
+            int needed(int index) {
+                return index < walked.files().size() ? walked.entered()[index] : walked.visits().length;
             }
-            // one stat per directory, most of the cost: on every core, as the walk itself reads
-            return Arrays.stream(visits).parallel().allMatch(visit -> unchanged(visit, walker));
+
+            String file(int index) {
+                return index < walked.files().size() ? walked.files().get(index) : null;
+            }
         }
 
-        private boolean unchanged(Visit visit, Walker walker) {
-            try {
-                if (!stamp(visit.dir()).equals(visit.listing().stamp())) {
-                    return false;
+        /** Replaced, never changed, so that a file already checked is handed out without a lock. */
+        private volatile Checked state;
+
+        CheckedFiles(Tree walked, int checked) {
+            this.state = new Checked(walked, checked);
+        }
+
+        @Override
+        public String get(int index) throws IOException {
+            Checked known = state;
+            return known.needed(index) <= known.checked() ? known.file(index) : check(index);
+        }
+
+        private synchronized String check(int index) throws IOException {
+            Tree walked = state.walked();
+            int checked = state.checked();
+            // a few directories past the one needed, so that the workers of a search, which meet a new
+            // directory every few files, do not queue here for each
+            int needed = Math.min(walked.visits().length, Math.max(state.needed(index), checked + CHECK_AHEAD));
+            while (checked < needed) {
+                directoriesChecked.incrementAndGet();
+                if (!unchanged(walked, walked.visits()[checked])) {
+                    walked = walkTree(walked.start(), walked.includeIgnored(), walked.above());
+                    checked = walked.visits().length;
+                    break;
                 }
-            } catch (IOException gone) {
-                return false;
+                checked++;
             }
-            // the same ignore files give the same (identical) nodes: IgnoreRules keeps them by content
-            return includeIgnored || walker.ownIgnoreNodes(visit.dir(), visit.listing()) == visit.ignoreNodes();
+            state = new Checked(walked, checked);
+            return state.file(index);
         }
     }
 
     /** Lists the start directory and flattens the whole tree's result in walk order. */
-    private static final class Root extends RecursiveTask<List<String>> {
+    private final class Root extends RecursiveTask<Tree> {
 
         private static final long serialVersionUID = 1L;
         private final transient Directory start;
+        private final transient IgnoreRules.Chain above;
+        private final List<String> files = new ArrayList<>();
+        private final List<Visit> visits = new ArrayList<>();
+        private int[] entered = new int[256];
+        private boolean reusable = true;
 
-        Root(Directory start) {
+        Root(Directory start, IgnoreRules.Chain above) {
             this.start = start;
+            this.above = above;
         }
 
         @Override
-        protected List<String> compute() {
-            List<String> out = new ArrayList<>();
-            flatten(start.compute(), out);
-            return out;
+        protected Tree compute() {
+            flatten(start, start.compute());
+            return new Tree(start.dir, start.includeIgnored, above, visits.toArray(Visit[]::new),
+                    Collections.unmodifiableList(files), Arrays.copyOf(entered, files.size()), reusable);
         }
 
-        private static void flatten(List<Object> items, List<String> out) {
+        private void flatten(Directory directory, List<Object> items) {
+            if (directory.visit != null) {
+                visits.add(directory.visit);
+            }
+            reusable &= directory.reusable;
             for (Object item : items) {
                 if (item instanceof String file) {
-                    out.add(file);
+                    if (files.size() == entered.length) {
+                        entered = Arrays.copyOf(entered, entered.length * 2);
+                    }
+                    entered[files.size()] = visits.size();
+                    files.add(file);
                 } else {
-                    flatten(((Directory) item).join(), out);
+                    Directory below = (Directory) item;
+                    flatten(below, below.join());
                 }
             }
         }
@@ -261,14 +354,15 @@ final class Walker {
         private final String relative;
         private final boolean includeIgnored;
         private final transient IgnoreRules.Chain chain;
-        private final transient Visits visits;
+        /** Set by {@link #compute}: the directory as read (null when unreadable), and whether the walk stays reusable. */
+        private transient Visit visit;
+        private boolean reusable = true;
 
-        Directory(Path dir, String relative, boolean includeIgnored, IgnoreRules.Chain chain, Visits visits) {
+        Directory(Path dir, String relative, boolean includeIgnored, IgnoreRules.Chain chain) {
             this.dir = dir;
             this.relative = relative;
             this.includeIgnored = includeIgnored;
             this.chain = chain;
-            this.visits = visits;
         }
 
         @Override
@@ -277,14 +371,12 @@ final class Walker {
             try {
                 listing = cached(dir);
             } catch (IOException unreadable) {
-                visits.reusable = false;
+                reusable = false;
                 return List.of();
             }
             List<IgnoreNode> own = includeIgnored ? List.of() : ownIgnoreNodes(dir, listing);
-            visits.list.add(new Visit(dir, listing, own));
-            if (!listing.reusable()) {
-                visits.reusable = false;
-            }
+            visit = new Visit(dir, listing, own);
+            reusable = listing.reusable();
             IgnoreRules.Chain childChain = includeIgnored ? null : extend(chain, relative, own);
             String[] names = listing.names();
             List<Object> items = new ArrayList<>(names.length);
@@ -297,7 +389,7 @@ final class Walker {
                 boolean directory;
                 if (kind == LINK) {
                     // a link's target can change without its folder changing, so links are looked at every time
-                    visits.reusable = false;
+                    reusable = false;
                     Entry.Kind target = linkKind(dir.resolve(name));
                     if (target == Entry.Kind.OTHER
                             || target == Entry.Kind.FILE && !isSearchableTarget(dir.resolve(name))) {
@@ -314,7 +406,7 @@ final class Walker {
                 if (!directory) {
                     items.add(childRelative);
                 } else if (kind == DIRECTORY) {
-                    Directory task = new Directory(dir.resolve(name), childRelative, includeIgnored, childChain, visits);
+                    Directory task = new Directory(dir.resolve(name), childRelative, includeIgnored, childChain);
                     task.fork();
                     items.add(task);
                 }

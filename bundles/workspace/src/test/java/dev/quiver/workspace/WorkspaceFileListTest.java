@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.api.Workspace;
 import dev.quiver.api.Workspace.Entry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -204,6 +205,137 @@ class WorkspaceFileListTest {
         write(".gitignore", "*.bak\n");
         assertEquals(List.of("app.log", "keep.txt"), workspace.files(workspace.root(), false),
                 "the repository's ignore file above the workspace changed in place");
+    }
+
+    private static List<String> readSome(Workspace.FileList list, int count) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            files.add(list.get(i));
+        }
+        return files;
+    }
+
+    /** Every file of a checked list, read by index until it ends. */
+    private static List<String> readAll(Workspace.FileList list) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (String file = list.get(0); file != null; file = list.get(files.size())) {
+            files.add(file);
+        }
+        return files;
+    }
+
+    @Test
+    void aCheckedListHoldsTheFilesOfFilesWhetherFreshOrKept() throws IOException, InterruptedException {
+        files("a/one.txt", "a/deep/two.log", "b/three.txt", "b/c/four.txt", "z.txt");
+        write("a/.gitignore", "*.log\n");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        List<String> expected = List.of("a/.gitignore", "a/one.txt", "b/c/four.txt", "b/three.txt", "z.txt");
+        assertEquals(expected, readAll(workspace.fileList(workspace.root(), false)), "a fresh walk");
+        letListingsSettle();
+        assertEquals(expected, workspace.files(workspace.root(), false));
+        Workspace.FileList kept = workspace.fileList(workspace.root(), false);
+        assertEquals(expected, readAll(kept), "the kept walk, checked to the end");
+        assertEquals(null, kept.get(1000));
+        assertTrue(readAll(workspace.fileList(workspace.root(), true)).contains("a/deep/two.log"));
+        assertEquals(List.of("b/c/four.txt", "b/three.txt"), readAll(workspace.fileList(root.resolve("b"), false)));
+    }
+
+    @Test
+    void aCheckedListChecksOnlyTheFoldersEnteredBeforeWhatIsRead() throws IOException, InterruptedException {
+        int folders = 3 * Walker.CHECK_AHEAD;
+        for (int i = 0; i < folders; i++) {
+            files(String.format("f%02d/one.txt", i));
+        }
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        List<String> before = workspace.files(workspace.root(), false);
+        String last = String.format("f%02d/", folders - 1);
+        files(last + "two.txt");
+        long read = workspace.walker.directoriesRead.get();
+
+        Workspace.FileList list = workspace.fileList(workspace.root(), false);
+        assertEquals("f00/one.txt", list.get(0));
+        assertEquals(Walker.CHECK_AHEAD, workspace.walker.directoriesChecked.get(),
+                "the root and f00 were needed, and a few more are checked while at it");
+        assertEquals(String.format("f%02d/one.txt", Walker.CHECK_AHEAD - 2), list.get(Walker.CHECK_AHEAD - 2));
+        assertEquals(Walker.CHECK_AHEAD, workspace.walker.directoriesChecked.get());
+        assertEquals(before.subList(0, Walker.CHECK_AHEAD), readSome(list, Walker.CHECK_AHEAD));
+        assertEquals(read, workspace.walker.directoriesRead.get(), "no folder was read again");
+
+        // the last folder changed: reaching it walks again, and the files before it keep their places
+        assertEquals(last + "one.txt", list.get(folders - 1));
+        assertEquals(last + "two.txt", list.get(folders));
+        assertEquals(null, list.get(folders + 1));
+        assertEquals(read + 1, workspace.walker.directoriesRead.get(), "only the changed folder was read again");
+        List<String> after = new ArrayList<>(before);
+        after.add(last + "two.txt");
+        assertEquals(after, readAll(list));
+    }
+
+    @Test
+    void aCheckedListSeesAChangeBeforeTheFirstFileItHandsOut() throws IOException, InterruptedException {
+        files("a/one.txt", "b/two.txt");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        workspace.files(workspace.root(), false);
+        files("a/0.txt");
+        Files.delete(root.resolve("b/two.txt"));
+        Workspace.FileList list = workspace.fileList(workspace.root(), false);
+        assertEquals("a/0.txt", list.get(0));
+        assertEquals(List.of("a/0.txt", "a/one.txt"), readAll(list));
+    }
+
+    @Test
+    void aCheckedListSeesAnIgnoreFileEditedInPlaceInTheFolderItReaches() throws IOException, InterruptedException {
+        files("a/one.txt", "b/app.log", "b/keep.txt");
+        write("b/.gitignore", "*.log\n");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        workspace.files(workspace.root(), false);
+        write("b/.gitignore", "*.txt\n");
+        Workspace.FileList list = workspace.fileList(workspace.root(), false);
+        assertEquals("a/one.txt", list.get(0));
+        assertEquals(List.of("a/one.txt", "b/.gitignore", "b/app.log"), readAll(list));
+    }
+
+    @Test
+    void aCheckedListReadFromSeveralThreadsGivesEveryFileAtItsIndex() throws Exception {
+        for (int folder = 0; folder < 40; folder++) {
+            for (int file = 0; file < 5; file++) {
+                files("f" + folder + "/s/" + file + ".txt");
+            }
+        }
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        List<String> expected = workspace.files(workspace.root(), false);
+        files("f20/s/new.txt"); // a change half-way, found by whichever thread gets there first
+        expected = new ArrayList<>(expected);
+        expected.add(expected.indexOf("f20/s/4.txt") + 1, "f20/s/new.txt");
+        Workspace.FileList list = workspace.fileList(workspace.root(), false);
+        String[] seen = new String[expected.size() + 1];
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 4; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    for (int i = next.getAndIncrement(); i < seen.length; i = next.getAndIncrement()) {
+                        seen[i] = list.get(i);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertEquals(List.of(), failures);
+        List<String> got = new ArrayList<>(Arrays.asList(seen));
+        assertEquals(null, got.remove(got.size() - 1));
+        assertEquals(expected, got);
     }
 
     @Test

@@ -119,6 +119,11 @@ final class FakeServices implements Services {
             }
 
             @Override
+            public FileList fileList(Path directory, boolean includeIgnored) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public Predicate<String> globMatcher(String glob) {
                 throw new UnsupportedOperationException();
             }

@@ -10,6 +10,7 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,19 +76,25 @@ public class GrepTool implements Tool {
         Pattern pattern = compile(word ? "(?:^|" + NOT_WORD + ")(?:" + regex + ")(?:$|" + NOT_WORD + ")" : regex,
                 ignoreCase, fixed, source);
         Search.Query query = new Search.Query(pattern, needles(regex, ignoreCase), before, after, maxResults);
-        List<String> files;
+        Search.Outcome outcome;
         try {
-            files = workspace.files(workspace.root(), includeIgnored);
+            outcome = Search.run(workspace, workspace.fileList(workspace.root(), includeIgnored), include, query,
+                    context::isCancelled);
         } catch (IOException e) {
-            throw new ToolException("Cannot list the workspace: " + e.getMessage(), e);
+            throw cannotList(e);
+        } catch (UncheckedIOException e) {
+            throw cannotList(e.getCause());
         }
-        Search.Outcome outcome = Search.run(workspace, files, include, query, context::isCancelled);
         String out = render(outcome, before > 0 || after > 0);
         if (includeGlob.isPresent() && outcome.included() == 0 && !outcome.cancelled()) {
             out += " [include " + includeGlob.get() + " matched no file" + GlobTool.folderHint(workspace, includeGlob.get())
                     + "]";
         }
         return ToolResult.of(out);
+    }
+
+    private static ToolException cannotList(IOException e) {
+        return new ToolException("Cannot list the workspace: " + e.getMessage(), e);
     }
 
     private static Pattern compile(String regex, boolean ignoreCase, boolean fixed, String source) throws ToolException {

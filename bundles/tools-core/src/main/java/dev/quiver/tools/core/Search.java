@@ -4,6 +4,7 @@ import com.google.re2j.Pattern;
 import dev.quiver.api.Text;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -81,7 +82,7 @@ final class Search {
     private static final FileHits NONE = new FileHits(0, List.of());
 
     private final Workspace workspace;
-    private final List<String> paths;
+    private final Workspace.FileList paths;
     private final Predicate<String> include;
     private final Query query;
     private final BooleanSupplier cancelled;
@@ -91,12 +92,15 @@ final class Search {
     private final AtomicInteger secrets = new AtomicInteger();
     private final AtomicInteger tooLarge = new AtomicInteger();
     private final AtomicInteger included = new AtomicInteger();
-    private final FileHits[] results;
+    /** Each searched file's hits, by its index in {@code paths}; grown as files are taken. */
+    private FileHits[] results = new FileHits[1024];
+    /** The number of files in {@code paths}, once a worker has read past the last; -1 until then. */
+    private int end = -1;
     private int frontier;
     private long prefixMatches;
     private volatile boolean enough;
 
-    private Search(Workspace workspace, List<String> paths, Predicate<String> include, Query query,
+    private Search(Workspace workspace, Workspace.FileList paths, Predicate<String> include, Query query,
             BooleanSupplier cancelled) {
         this.workspace = workspace;
         this.paths = paths;
@@ -104,19 +108,20 @@ final class Search {
         this.query = query;
         this.cancelled = cancelled;
         this.root = workspace.root();
-        this.results = new FileHits[paths.size()];
     }
 
     /**
      * Searches the files, in parallel on every core.
      *
-     * @param paths workspace-relative paths in the order the hits are to be reported
+     * @param paths workspace-relative paths in the order the hits are to be reported, read only as far as
+     *     the search goes
      * @param include which of them to search
+     * @throws UncheckedIOException when the list of paths cannot be read
      */
-    static Outcome run(Workspace workspace, List<String> paths, Predicate<String> include, Query query,
+    static Outcome run(Workspace workspace, Workspace.FileList paths, Predicate<String> include, Query query,
             BooleanSupplier cancelled) {
         Search search = new Search(workspace, paths, include, query, cancelled);
-        int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), paths.size()));
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         List<Thread> helpers = new ArrayList<>();
         RuntimeException[] failure = new RuntimeException[1];
         for (int t = 1; t < threads; t++) {
@@ -169,8 +174,9 @@ final class Search {
         List<FileHits> files = new ArrayList<>();
         int shown = 0;
         long total = 0;
-        boolean complete = true;
-        for (FileHits hits : results) {
+        boolean complete = end >= 0;
+        for (int i = 0; i != end; i++) {
+            FileHits hits = i < results.length ? results[i] : null;
             if (hits == null) {
                 complete = false;
                 break;
@@ -310,12 +316,19 @@ final class Search {
         try (Worker worker = new Worker()) {
             while (!enough && !cancelled.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
                 int index = next.getAndIncrement();
-                if (index >= paths.size()) {
+                String path;
+                try {
+                    path = paths.get(index);
+                } catch (IOException unlisted) {
+                    throw new UncheckedIOException(unlisted);
+                }
+                if (path == null) {
+                    ended(index);
                     return;
                 }
                 FileHits hits;
                 try {
-                    hits = searchFile(worker, paths.get(index));
+                    hits = searchFile(worker, path);
                 } catch (IOException unreadable) {
                     hits = NONE; // vanished or unreadable since it was listed: skipped, as rg skips it
                 }
@@ -324,7 +337,14 @@ final class Search {
         }
     }
 
+    private synchronized void ended(int index) {
+        end = end < 0 ? index : Math.min(end, index);
+    }
+
     private synchronized void complete(int index, FileHits hits) {
+        if (index >= results.length) {
+            results = Arrays.copyOf(results, Math.max(index + 1, results.length * 2));
+        }
         results[index] = hits;
         while (frontier < results.length && results[frontier] != null) {
             prefixMatches += results[frontier].matches();

@@ -72,6 +72,24 @@ class GrepToolTest {
     }
 
     @Test
+    void aSecondSearchSeesFilesAddedAndRemovedSinceTheFirst() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            file("d" + (char) ('a' + i % 26) + i + "/f.txt", "match in " + i + "\n");
+        }
+        ToolTestContext context = new ToolTestContext(root);
+        Thread.sleep(2300); // older than the walker's racy window, so the second search reuses the first walk
+        Map<String, Object> firstHit = Map.of("pattern", "match", "maxResults", 1);
+        assertTrue(tool.call(Arguments.of(firstHit), context).text().startsWith("da0/f.txt:1: match in 0\n"));
+        file("dz25/g.txt", "match late\n");
+        Files.delete(root.resolve("da0/f.txt"));
+        file("da0/e.txt", "match early\n");
+        String out = tool.call(Arguments.of(Map.of("pattern", "match")), context).text();
+        assertTrue(out.startsWith("da0/e.txt:1: match early\nda26/f.txt:1: match in 26\n"), out);
+        assertTrue(out.endsWith("dz25/f.txt:1: match in 25\ndz25/g.txt:1: match late"), out);
+        assertEquals(31, out.split("\n").length, out);
+    }
+
+    @Test
     void noMatchesSaysSo() throws Exception {
         file("a.txt", "nothing here\n");
         assertEquals("No matches.", grep(Map.of("pattern", "absent")));
