@@ -177,7 +177,7 @@ public final class Text {
     /**
      * The region of a text most like {@code wanted}, by how many of its lines match when whitespace at
      * their ends is ignored, numbered, so that a model whose edit missed can correct itself rather than
-     * guess: {@code The closest text is at lines 3-4:} then the lines with one line around them.
+     * guess: {@code The closest text is at lines 3-4:} (or {@code line 3:}) then the lines with one line around them.
      */
     public static String closestRegion(String text, String wanted) {
         List<String> fileLines = lines(text);
@@ -205,8 +205,9 @@ public final class Text {
         }
         int from = Math.max(0, bestStart - 1);
         int to = Math.min(fileLines.size(), bestStart + window + 1);
-        StringBuilder out = new StringBuilder("The closest text is at lines ").append(bestStart + 1).append('-')
-                .append(Math.min(fileLines.size(), bestStart + window)).append(":\n");
+        int last = Math.min(fileLines.size(), bestStart + window);
+        StringBuilder out = new StringBuilder("The closest text is at ")
+                .append(last == bestStart + 1 ? "line " + last : "lines " + (bestStart + 1) + "-" + last).append(":\n");
         out.append(numbered(fileLines, from, to));
         out.append("Copy the text exactly as it is there, whitespace included.");
         return out.toString();

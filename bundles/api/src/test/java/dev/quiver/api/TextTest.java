@@ -51,7 +51,7 @@ class TextTest {
     void aMissShowsTheClosestRegionNumbered() {
         ToolException error = assertThrows(ToolException.class,
                 () -> Text.replace("alpha\nbeta\ngamma\n", "betta", "x", false, "f"));
-        assertEquals("oldString not found in f. The closest text is at lines 2-2:\n1: alpha\n2: beta\n3: gamma\n"
+        assertEquals("oldString not found in f. The closest text is at line 2:\n1: alpha\n2: beta\n3: gamma\n"
                 + "Copy the text exactly as it is there, whitespace included.", error.getMessage());
     }
 

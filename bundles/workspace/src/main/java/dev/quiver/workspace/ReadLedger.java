@@ -20,8 +20,8 @@ final class ReadLedger implements FileReads {
     private final Workspace workspace;
     private final Map<Path, Stamp> stamps = new ConcurrentHashMap<>();
 
-    /** A file as it was: cheap attributes first, the content digest to be sure. */
-    private record Stamp(long size, long modified, byte[] digest) {
+    /** A file as it was: its size and the digest of its content. */
+    private record Stamp(long size, byte[] digest) {
         boolean same(Stamp other) {
             return size == other.size && Arrays.equals(digest, other.digest);
         }
@@ -52,8 +52,8 @@ final class ReadLedger implements FileReads {
             throw new ToolException(name + " has not been read in this session. Read it with read_file first.");
         }
         java.util.Optional<Stamp> now = stamp(file);
-        if (now.isEmpty() || !(now.get().modified() == seen.modified() && now.get().size() == seen.size()
-                || now.get().same(seen))) {
+        // the content decides: a rewrite of the same size within one timestamp tick keeps size and time
+        if (now.isEmpty() || !now.get().same(seen)) {
             throw new ToolException(name + " changed since it was last read. Read it again before changing it.");
         }
     }
@@ -76,8 +76,7 @@ final class ReadLedger implements FileReads {
                     digest.update(buffer, 0, read);
                 }
             }
-            return java.util.Optional.of(new Stamp(attributes.size(), attributes.lastModifiedTime().toMillis(),
-                    digest.digest()));
+            return java.util.Optional.of(new Stamp(attributes.size(), digest.digest()));
         } catch (IOException | NoSuchAlgorithmException e) {
             return java.util.Optional.empty();
         }

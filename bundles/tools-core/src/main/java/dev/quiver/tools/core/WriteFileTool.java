@@ -88,7 +88,7 @@ public class WriteFileTool implements Tool {
         return ToolResult.of(result.toString());
     }
 
-    /** The read-before-write rule, with advice that works for a binary file, which read_file cannot show. */
+    /** The read-before-write rule, with advice that works for a file read_file cannot show: binary or too large. */
     private static void requireFresh(Workspace workspace, Path file, String name) throws ToolException {
         try {
             workspace.reads().requireFresh(file);
@@ -96,6 +96,13 @@ public class WriteFileTool implements Tool {
             if (isBinary(file)) {
                 throw new ToolException(name + " is a binary file, which read_file cannot show, so it cannot be "
                         + "overwritten unseen. If replacing it is intended, delete it first, then write it.");
+            }
+            try {
+                workspace.readText(file);
+            } catch (ToolException unshowable) {
+                // "read it first" would lead nowhere
+                throw new ToolException(name + " cannot be read with read_file, so it cannot be overwritten unseen: "
+                        + unshowable.getMessage() + " If replacing it is intended, delete it first, then write it.");
             }
             throw unread;
         }

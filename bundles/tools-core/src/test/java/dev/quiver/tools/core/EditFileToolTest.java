@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,18 @@ class EditFileToolTest {
                 + "4:     void add(int x) {\n"
                 + "5:         total += x;\n"
                 + "Copy the text exactly as it is there, whitespace included.", error.getMessage());
+        assertEquals(content, Files.readString(file));
+    }
+
+    @Test
+    void theMatchIsExactSoOtherIndentationOrTrailingSpaceIsNotFound() throws Exception {
+        String content = "if (ready) {\n    start();\n}\n";
+        Path file = file("Run.java", content);
+        for (String near : List.of("     start();", "\tstart();", "    start(); ", "    Start();")) {
+            ToolException error = assertThrows(ToolException.class, () -> edit("Run.java", near, "    stop();"), near);
+            assertTrue(error.getMessage().startsWith("oldString not found in Run.java. The closest text is at line 2:"),
+                    error.getMessage());
+        }
         assertEquals(content, Files.readString(file));
     }
 

@@ -50,6 +50,17 @@ class GlobToolTest {
     }
 
     @Test
+    void withoutALimitTwoHundredPathsAreListed() throws Exception {
+        for (int i = 0; i < 205; i++) {
+            files(String.format("f%03d.txt", i));
+        }
+        String[] lines = glob(Map.of("pattern", "*.txt")).split("\n");
+        assertEquals(201, lines.length);
+        assertEquals("f199.txt", lines[199]);
+        assertEquals("... 5 more of 205 matching files; narrow the pattern or raise limit.", lines[200]);
+    }
+
+    @Test
     void ignoredFilesAreExcludedUnlessAskedFor() throws Exception {
         files(".gitignore", "src/App.java", "build/Gen.java", "src/Old.java");
         Files.writeString(root.resolve(".gitignore"), "build/\nOld.java\n");

@@ -112,6 +112,38 @@ class HostileInputTest {
     }
 
     @Test
+    void globAndIncludePatternsPointingOutsideFindNothingThere() throws Exception {
+        Files.writeString(root.resolve("inside.txt"), "secret inside\n");
+        // "/**" is anchored at the workspace root, as in .gitignore and ripgrep, so it lists inside.txt
+        List<String> patterns = List.of("../*", "../**", "**/../*", "/etc/*", "/**", outside + "/*", outside + "/**",
+                "link-out/*", "a\0b", "\0", "x".repeat(5000), "{" + "a,".repeat(2000) + "b}");
+        for (String pattern : patterns) {
+            try {
+                String out = new GlobTool().call(Arguments.of(Map.of("pattern", pattern)), context).text();
+                assertTrue(out.startsWith("No files match ") || out.equals("inside.txt"), pattern + " -> " + out);
+            } catch (ToolException e) {
+                assertCleanRefusal(e, pattern);
+            }
+            try {
+                String out = new GrepTool().call(Arguments.of(Map.of("pattern", "secret", "include", pattern)), context)
+                        .text();
+                assertTrue(out.startsWith("No matches.") || out.equals("inside.txt:1: secret inside"),
+                        pattern + " -> " + out);
+            } catch (ToolException e) {
+                assertCleanRefusal(e, pattern);
+            }
+        }
+        for (String pattern : List.of("\0", "a\0b", "(", "x".repeat(100_000))) {
+            try {
+                assertEquals("No matches.", new GrepTool().call(Arguments.of(Map.of("pattern", pattern)), context).text());
+            } catch (ToolException e) {
+                assertCleanRefusal(e, pattern);
+            }
+        }
+        assertOutsideUntouched();
+    }
+
+    @Test
     void hugeAndBinaryContentIsHandled() throws Exception {
         // a NUL-laden content is written as given; a file that large is then refused by read_file with advice
         String huge = "\0".repeat(33 * 1024 * 1024);

@@ -51,6 +51,30 @@ class SchemaBudgetTest {
         System.out.println("schema bytes: " + report);
     }
 
+    /** The parameters each tool must keep while it is held to its budget: shiro-neko's, plus grep's from nca. */
+    private static final Map<String, List<String>> PARAMETERS = Map.of(
+            "read_file", List.of("path", "offset", "limit"),
+            "read_many_files", List.of("files"),
+            "write_file", List.of("path", "content"),
+            "edit_file", List.of("path", "oldString", "newString", "replaceAll"),
+            "glob", List.of("pattern", "limit", "includeIgnored"),
+            "grep", List.of("pattern", "include", "ignoreCase", "includeIgnored", "fixedStrings", "word",
+                    "contextBefore", "contextAfter", "maxResults"));
+
+    @Test
+    void everyToolKeepsEveryParameter() throws Exception {
+        for (Tool tool : TOOLS) {
+            ToolSpec spec = tool.spec();
+            List<String> names = new ArrayList<>();
+            JSON.readTree(spec.parameters()).path("properties").fieldNames().forEachRemaining(names::add);
+            assertEquals(new java.util.TreeSet<>(PARAMETERS.get(spec.name())), new java.util.TreeSet<>(names), spec.name());
+        }
+        List<String> windows = new ArrayList<>();
+        JSON.readTree(new ReadManyFilesTool().spec().parameters()).at("/properties/files/items/properties")
+                .fieldNames().forEachRemaining(windows::add);
+        assertEquals(List.of("path", "offset", "limit"), windows, "each file of read_many_files has its own window");
+    }
+
     @Test
     void everySchemaIsAnObjectWhosePropertiesAreTypedAndWhoseRequiredOnesExist() throws Exception {
         for (Tool tool : TOOLS) {

@@ -186,6 +186,34 @@ class WriteFileToolTest {
     }
 
     @Test
+    void aRewriteOfTheSameSizeAndTimeSinceTheReadIsStillAChange() throws Exception {
+        existing("notes.txt", "first\n");
+        Path notes = root.resolve("notes.txt");
+        java.nio.file.attribute.FileTime readAt = Files.getLastModifiedTime(notes);
+        Files.writeString(notes, "fir5t\n");
+        Files.setLastModifiedTime(notes, readAt);
+        ToolException error = assertThrows(ToolException.class, () -> write("notes.txt", "theirs\n"));
+        assertEquals("notes.txt changed since it was last read. Read it again before changing it.", error.getMessage());
+        assertEquals("fir5t\n", Files.readString(notes));
+    }
+
+    @Test
+    void aFileTooLargeForReadFileIsNotOverwrittenUnseenAndTheErrorSaysWhatToDo() throws Exception {
+        byte[] big = new byte[33 * 1024 * 1024];
+        for (int i = 0; i < big.length; i += 2) {
+            big[i] = 'x';
+            big[i + 1] = '\n';
+        }
+        Path log = root.resolve("big.log");
+        Files.write(log, big);
+        ToolException error = assertThrows(ToolException.class, () -> write("big.log", "short\n"));
+        assertEquals("big.log cannot be read with read_file, so it cannot be overwritten unseen: big.log is 33 MB, "
+                + "more than the 32 MB a whole-file read takes. Search it with grep or read parts of it with bash "
+                + "(head, sed -n). If replacing it is intended, delete it first, then write it.", error.getMessage());
+        assertEquals(big.length, Files.size(log));
+    }
+
+    @Test
     void aFileReadThroughReadFileCanBeReplacedAndWrittenAgainWithoutAnotherRead() throws Exception {
         Files.writeString(root.resolve("notes.txt"), "first\n");
         new ReadFileTool().call(Arguments.of(Map.of("path", "notes.txt")), context);
