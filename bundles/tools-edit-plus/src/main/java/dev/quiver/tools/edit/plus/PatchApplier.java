@@ -158,6 +158,7 @@ final class PatchApplier {
 
     private void delete(Patch.Operation operation) throws ToolException {
         Path file = resolve(operation.path());
+        refuseLink(operation.path(), "delete", "delete_file");
         State state = state(file);
         boolean exists = state.changed ? state.exists() : state.existedOnDisk;
         if (!exists) {
@@ -190,6 +191,7 @@ final class PatchApplier {
             return;
         }
         Path target = resolve(operation.moveTo());
+        refuseLink(operation.path(), "move", "move_file");
         if (!target.equals(file)) {
             State moved = state(target);
             boolean occupied = moved.changed ? moved.exists() : moved.existedOnDisk;
@@ -209,6 +211,17 @@ final class PatchApplier {
             state.changed = true;
         }
         done.add(new Done('R', name + " -> " + workspace.relativize(target), detail));
+    }
+
+    /**
+     * Deleting or moving goes through a symbolic link to the file it points to, which would leave the
+     * link dangling; the file tools that act on the link itself are named instead.
+     */
+    private void refuseLink(String path, String action, String tool) throws ToolException {
+        if (Files.isSymbolicLink(Entries.entry(workspace, path))) {
+            throw new ToolException(path + " is a symbolic link, and apply_patch does not " + action + " links (it "
+                    + "would act on the file the link points to). Use " + tool + ", which acts on the link itself.");
+        }
     }
 
     // -------------------------------------------------------------------------------------- hunks
@@ -363,8 +376,22 @@ final class PatchApplier {
 
     // ------------------------------------------------------------------------------------- commit
 
-    /** One change on disk that has been made, and how to take it back. */
-    private record Undo(Path file, State state) {
+    /**
+     * One change on disk that has been made, and how to take it back.
+     *
+     * @param madeFolders the folders the write created for a new file, deepest first
+     */
+    private record Undo(Path file, State state, List<Path> madeFolders) {
+    }
+
+    /** The folders above a file that do not exist yet, deepest first: writing the file creates them. */
+    private static List<Path> missingFolders(Path file) {
+        List<Path> missing = new ArrayList<>();
+        for (Path folder = file.getParent(); folder != null && !Files.exists(folder, LinkOption.NOFOLLOW_LINKS);
+                folder = folder.getParent()) {
+            missing.add(folder);
+        }
+        return missing;
     }
 
     private void commit() throws ToolException {
@@ -393,7 +420,7 @@ final class PatchApplier {
             for (Map.Entry<Path, byte[]> write : writes.entrySet()) {
                 current = write.getKey();
                 State state = states.get(current);
-                undo.add(new Undo(current, state));
+                undo.add(new Undo(current, state, state.existedOnDisk ? List.of() : missingFolders(current)));
                 workspace.write(current, write.getValue());
                 if (!state.existedOnDisk && state.newPermissions != null) {
                     Files.setPosixFilePermissions(current, state.newPermissions);
@@ -401,7 +428,7 @@ final class PatchApplier {
             }
             for (Path file : deletes) {
                 current = file;
-                undo.add(new Undo(file, states.get(file)));
+                undo.add(new Undo(file, states.get(file), List.of()));
                 Files.delete(file);
             }
         } catch (IOException e) {
@@ -429,6 +456,9 @@ final class PatchApplier {
                     }
                 } else {
                     Files.deleteIfExists(step.file());
+                    for (Path folder : step.madeFolders()) {
+                        Files.deleteIfExists(folder);
+                    }
                 }
             } catch (IOException e) {
                 failed.add(workspace.relativize(step.file()) + " (" + Entries.reason(workspace, e) + ")");

@@ -198,6 +198,31 @@ class ApplyPatchToolTest {
     }
 
     @Test
+    void aSecondHeaderPicksOutWhatTheFirstAloneWouldNot() throws Exception {
+        // after "class Square {" the first "return 0;" is perimeter's; only the second header reaches area's
+        file("Square.java", String.join("\n",
+                "class Square {",
+                "    double perimeter() {",
+                "        return 0;",
+                "    }",
+                "    double area() {",
+                "        return 0;",
+                "    }",
+                "}", ""));
+        apply(patch("*** Update File: Square.java", "@@ class Square {", "@@     double area() {",
+                "-        return 0;", "+        return side * side;"));
+        assertEquals(String.join("\n",
+                "class Square {",
+                "    double perimeter() {",
+                "        return 0;",
+                "    }",
+                "    double area() {",
+                "        return side * side;",
+                "    }",
+                "}", ""), read("Square.java"));
+    }
+
+    @Test
     void aHeaderThatIsNotThereFailsNamingTheFileAndHunk() throws Exception {
         file("a.txt", "one\ntwo\n");
         ToolException error = failsUnchanged(patch("*** Update File: a.txt", "@@ three", "-two", "+2"));
@@ -220,6 +245,14 @@ class ApplyPatchToolTest {
         file("a.txt", "keep   \nold\n");
         apply(patch("*** Update File: a.txt", " keep", "-old", "+new"));
         assertEquals("keep   \nnew\n", read("a.txt"), "the file's own context line is kept byte for byte");
+    }
+
+    @Test
+    void ignoringTrailingWhitespaceIsTriedBeforeIgnoringLeadingWhitespace() throws Exception {
+        // line 1 matches only with leading whitespace ignored, line 2 already with trailing whitespace ignored
+        file("a.txt", "  x\nx  \n");
+        apply(patch("*** Update File: a.txt", "-x", "+y"));
+        assertEquals("  x\ny\n", read("a.txt"));
     }
 
     @Test
@@ -513,6 +546,59 @@ class ApplyPatchToolTest {
         assertTrue(error.getMessage().endsWith("Every file was restored as it was."), error.getMessage());
         assertEquals(before, snapshot());
         assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(a)));
+    }
+
+    @Test
+    void aWriteFailureRemovesTheFoldersTheFailedPatchCreated() throws Exception {
+        file("a.txt", "a\n");
+        Path nested = root.resolve("new/deeper");
+        String longName = "n".repeat(240) + ".txt"; // its temporary sibling's name is too long: the write fails
+        ToolException error = assertThrows(ToolException.class, () -> apply(patch(
+                "*** Update File: a.txt", "-a", "+A",
+                "*** Add File: new/deeper/first.txt", "+1",
+                "*** Add File: new/deeper/" + longName, "+x")));
+        assertTrue(error.getMessage().endsWith("Every file was restored as it was."), error.getMessage());
+        assertEquals("a\n", read("a.txt"));
+        assertFalse(Files.exists(nested), "the folders made for the new files are gone again");
+        assertFalse(Files.exists(root.resolve("new")));
+    }
+
+    @Test
+    void aLinkIsNeitherDeletedNorMovedThroughToItsTarget() throws Exception {
+        file("target.txt", "kept\n");
+        Files.createSymbolicLink(root.resolve("link.txt"), root.resolve("target.txt"));
+        context.read("link.txt");
+        ToolException delete = failsUnchanged(patch("*** Delete File: link.txt"));
+        assertTrue(delete.getMessage().contains("link.txt is a symbolic link, and apply_patch does not delete links"
+                + " (it would act on the file the link points to). Use delete_file, which acts on the link itself."),
+                delete.getMessage());
+        ToolException move = failsUnchanged(patch("*** Update File: link.txt", "*** Move to: moved.txt", "-kept",
+                "+moved"));
+        assertTrue(move.getMessage().contains("Use move_file"), move.getMessage());
+        assertTrue(Files.isSymbolicLink(root.resolve("link.txt")));
+        // an update goes through the link to its target, as an editor's save does
+        apply(patch("*** Update File: link.txt", "-kept", "+changed"));
+        assertEquals("changed\n", read("target.txt"));
+        assertTrue(Files.isSymbolicLink(root.resolve("link.txt")));
+    }
+
+    @Test
+    void everyStarMarkerMayBePaddedWithWhitespace() throws Exception {
+        file("old.txt", "one\ntwo\n");
+        file("gone.txt", "bye\n");
+        apply("  *** Begin Patch  \n"
+                + "\t*** Add File: made.txt \n+made\n"
+                + "  *** Delete File: gone.txt\t\n"
+                + " *** Update File: old.txt  \n"
+                + "   *** Move to: new.txt \n"
+                + "@@ one  \n" // a line starting with a space is context, so @@ is not padded in front
+                + "-two\n+2\n"
+                + "  *** End of File  \n"
+                + " *** End Patch \n");
+        assertEquals("made\n", read("made.txt"));
+        assertFalse(Files.exists(root.resolve("gone.txt")));
+        assertFalse(Files.exists(root.resolve("old.txt")));
+        assertEquals("one\n2\n", read("new.txt"));
     }
 
     @Test

@@ -72,6 +72,18 @@ class ReplaceMatchToolTest {
     }
 
     @Test
+    void textThatIsNowhereGetsTheClosestRegion() throws Exception {
+        String content = "int count = 0;\nint total = 0;\nvoid add() {}\n";
+        Path file = file("T.java", content);
+        assertEquals("Line 2, column 1 of T.java holds \"int total = 0;\", not oldString. oldString is not in the file. "
+                + "The closest text is at line 2:\n1: int count = 0;\n2: int total = 0;\n3: void add() {}\n"
+                + "Copy the text exactly as it is there, whitespace included. Nothing was changed.",
+                assertThrows(ToolException.class, () -> replace("T.java", 2, 1, "int totl = 0;", "long total = 0;"))
+                        .getMessage());
+        assertEquals(content, Files.readString(file));
+    }
+
+    @Test
     void linesAndColumnsPastTheEndAreExplained() throws Exception {
         file("a.txt", "ab\ncd\n");
         assertEquals("line 3 is past the end of a.txt, which has 2 lines. Nothing was changed.",

@@ -59,6 +59,27 @@ class SchemaBudgetTest {
         System.out.println("schema bytes: " + report);
     }
 
+    /** The parameters each tool must keep while it is held to its budget (shiro-neko's where it has the tool). */
+    private static final Map<String, List<String>> PARAMETERS = Map.of(
+            "multi_edit", List.of("path", "edits"), "list_dir", List.of("path", "depth", "includeIgnored"),
+            "apply_patch", List.of("patch"), "replace_match", List.of("path", "line", "column", "oldString", "newString"),
+            "move_file", List.of("from", "to"), "copy_path", List.of("from", "to"), "delete_file", List.of("path"),
+            "create_directory", List.of("path"));
+
+    @Test
+    void everyToolKeepsEveryParameter() throws Exception {
+        for (Tool tool : TOOLS.keySet()) {
+            ToolSpec spec = tool.spec();
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            JSON.readTree(spec.parameters()).path("properties").fieldNames().forEachRemaining(names::add);
+            assertEquals(new java.util.TreeSet<>(PARAMETERS.get(spec.name())), names, spec.name());
+        }
+        java.util.Set<String> edit = new java.util.TreeSet<>();
+        JSON.readTree(new MultiEditTool().spec().parameters()).at("/properties/edits/items/properties").fieldNames()
+                .forEachRemaining(edit::add);
+        assertEquals(new java.util.TreeSet<>(List.of("oldString", "newString", "replaceAll")), edit);
+    }
+
     @Test
     void everySchemaIsAnObjectWithTypedPropertiesAndAnActionableDescription() throws Exception {
         for (Tool tool : TOOLS.keySet()) {
