@@ -21,7 +21,8 @@ import org.eclipse.jgit.ignore.IgnoreNode;
  * by default {@code $XDG_CONFIG_HOME/git/ignore}) last. The matching itself is JGit's.
  *
  * <p>When the workspace is a folder inside a repository, the ignore files between the repository's
- * top and the workspace apply too, as they do for {@code git ls-files} run there.
+ * top and the workspace apply too, as they do for {@code git ls-files} run there. As in git, the rules
+ * apply to untracked files only: what the index tracks ({@link TrackedFiles}) is never ignored.
  */
 final class IgnoreRules {
 
@@ -31,6 +32,7 @@ final class IgnoreRules {
     private final Path base;
     /** {@code .git/info/exclude}, then the global excludes file: the first with an opinion decides. */
     private final List<IgnoreNode> excludes;
+    private final TrackedFiles tracked;
     private final Map<Path, Cached> byDirectory = new ConcurrentHashMap<>();
     /** Bumped by every walk and standalone check, so ignore files are re-read when they changed since. */
     private final AtomicLong generation = new AtomicLong();
@@ -39,9 +41,10 @@ final class IgnoreRules {
     private record Cached(List<IgnoreNode> nodes, String stamp, long checked) {
     }
 
-    private IgnoreRules(Path base, List<IgnoreNode> excludes) {
+    private IgnoreRules(Path base, List<IgnoreNode> excludes, TrackedFiles tracked) {
         this.base = base;
         this.excludes = excludes;
+        this.tracked = tracked;
     }
 
     /** The rules for a workspace root, looking upwards for the repository it belongs to. */
@@ -59,22 +62,29 @@ final class IgnoreRules {
                 List<IgnoreNode> excludes = new ArrayList<>(2);
                 gitDir.flatMap(git -> parse(git.resolve("info").resolve("exclude"))).ifPresent(excludes::add);
                 global.file(gitDir.orElse(null)).flatMap(IgnoreRules::parse).ifPresent(excludes::add);
-                return new IgnoreRules(dir, List.copyOf(excludes));
+                return new IgnoreRules(dir, List.copyOf(excludes),
+                        new TrackedFiles(gitDir.map(git -> git.resolve("index")).orElse(null)));
             }
         }
         // outside a repository git applies no exclude file, global or not
-        return new IgnoreRules(root, List.of());
+        return new IgnoreRules(root, List.of(), new TrackedFiles(null));
     }
 
     /**
-     * Whether git would ignore this path, judged by the ignore files of its ancestors only.
-     * A walk calls this per entry and does not descend into ignored directories; on its own it also
-     * answers true for anything inside an ignored directory.
+     * Whether git would ignore this path: an ignore file matches it or one of its folders, and it is
+     * not tracked (for a directory: it holds nothing tracked). Anything inside an ignored directory
+     * is ignored unless tracked.
      */
     boolean isIgnored(Path path, boolean directory) {
-        if (!path.startsWith(base) || path.equals(base)) {
+        if (!path.startsWith(base) || path.equals(base) || !matchedOrInsideMatched(path, directory)) {
             return false;
         }
+        String fromBase = slashes(base.relativize(path));
+        TrackedFiles.Snapshot index = tracked.current();
+        return !(directory ? index.holds(fromBase) : index.has(fromBase));
+    }
+
+    private boolean matchedOrInsideMatched(Path path, boolean directory) {
         for (Path ancestor = path.getParent(); ancestor != null && ancestor.startsWith(base) && !ancestor.equals(base);
                 ancestor = ancestor.getParent()) {
             if (matches(ancestor, true)) {
@@ -82,6 +92,11 @@ final class IgnoreRules {
             }
         }
         return matches(path, directory);
+    }
+
+    /** What the repository's index tracks, which no ignore rule hides. */
+    TrackedFiles tracked() {
+        return tracked;
     }
 
     /** Only this entry's own rules, for a walk that already pruned ignored directories. */

@@ -100,12 +100,22 @@ final class Walker {
         }
         ignoreRules.refresh();
         IgnoreRules.Chain chain = includeIgnored ? null : ignoreRules.chainAbove(start);
-        walk(start, relative(start), 1, includeIgnored, chain, maxDepth, visitor);
+        TrackedFiles.Snapshot tracked = includeIgnored ? TrackedFiles.NONE : ignoreRules.tracked().current();
+        walk(start, relative(start), 1, chain, false, new WalkCall(tracked, maxDepth, visitor));
     }
 
-    /** Returns false when the visitor asked to stop. */
-    private boolean walk(Path dir, String dirRelative, int depth, boolean includeIgnored, IgnoreRules.Chain chain,
-            int maxDepth, Predicate<Entry> visitor) {
+    /** What stays the same through one call of {@link #walk(Path, boolean, int, Predicate)}. */
+    private record WalkCall(TrackedFiles.Snapshot tracked, int maxDepth, Predicate<Entry> visitor) {
+    }
+
+    /**
+     * Returns false when the visitor asked to stop.
+     *
+     * @param chain the ignore rules in force, null when ignored entries are walked too
+     * @param insideIgnored whether the directory is ignored and entered for its tracked files only
+     */
+    private boolean walk(Path dir, String dirRelative, int depth, IgnoreRules.Chain chain, boolean insideIgnored,
+            WalkCall call) {
         Listing listing;
         try {
             listing = read(dir, null);
@@ -113,7 +123,7 @@ final class Walker {
             // an unreadable folder is skipped, as git and ripgrep skip it
             return true;
         }
-        IgnoreRules.Chain childChain = includeIgnored ? null : extend(chain, dir, dirRelative, listing);
+        IgnoreRules.Chain childChain = chain == null || insideIgnored ? chain : extend(chain, dir, dirRelative, listing);
         String[] names = listing.names();
         for (int i = 0; i < names.length; i++) {
             String name = names[i];
@@ -140,47 +150,96 @@ final class Walker {
             String relative = dirRelative.isEmpty() ? name : dirRelative + "/" + name;
             // a linked directory is a directory to ignore rules (so "dir/" rules apply) but is not descended
             boolean directory = kind == Entry.Kind.DIRECTORY || kind == Entry.Kind.LINKED_DIRECTORY;
-            if (childChain != null && ignoreRules.ignored(childChain, rootPrefix + relative, directory)) {
+            Keep keep = keep(childChain, insideIgnored, call.tracked(), relative, directory);
+            if (keep == Keep.NONE) {
                 continue;
             }
-            if (!visitor.test(new Entry(child, relative, kind, size, depth))) {
+            if (!call.visitor().test(new Entry(child, relative, kind, size, depth))) {
                 return false;
             }
-            if (kind == Entry.Kind.DIRECTORY && depth < maxDepth
-                    && !walk(child, relative, depth + 1, includeIgnored, childChain, maxDepth, visitor)) {
+            if (kind == Entry.Kind.DIRECTORY && depth < call.maxDepth()
+                    && !walk(child, relative, depth + 1, childChain, keep == Keep.TRACKED, call)) {
                 return false;
             }
         }
         return true;
     }
 
+    /** What a walk does with an entry. */
+    private enum Keep {
+        /** Lists it, and enters it when a directory. */
+        ALL,
+        /** Lists an ignored directory that holds tracked files, and enters it for those only. */
+        TRACKED,
+        /** Leaves it out. */
+        NONE
+    }
+
+    /**
+     * Git applies ignore rules to untracked files only: an entry the rules ignore is kept when the
+     * index tracks it, and an ignored directory is entered for the tracked files below it, where
+     * nothing untracked is kept.
+     *
+     * @param chain the ignore rules in force, null when ignored entries are walked too
+     * @param insideIgnored whether the entry's directory is ignored and entered for its tracked files only
+     * @param relative the entry's path below the walk's root
+     */
+    private Keep keep(IgnoreRules.Chain chain, boolean insideIgnored, TrackedFiles.Snapshot tracked, String relative,
+            boolean directory) {
+        if (chain == null || !insideIgnored && !ignoreRules.ignored(chain, rootPrefix + relative, directory)) {
+            return Keep.ALL;
+        }
+        if (directory) {
+            return tracked.holds(rootPrefix + relative) ? Keep.TRACKED : Keep.NONE;
+        }
+        return tracked.has(rootPrefix + relative) ? Keep.ALL : Keep.NONE;
+    }
+
     // ----------------------------------------------------------------------------------------- files
 
     List<String> files(Path start, boolean includeIgnored) throws IOException {
-        IgnoreRules.Chain chain = prepare(start, includeIgnored);
+        Rules rules = prepare(start, includeIgnored);
         Tree known = tree;
-        if (known != null && known.isFor(start, includeIgnored, chain)
+        if (known != null && known.isFor(start, rules)
                 // one stat per directory, most of the cost: on every core, as the walk itself reads
                 && Arrays.stream(known.visits()).parallel().allMatch(visit -> unchanged(known, visit))) {
             treesReused.incrementAndGet();
             return known.files();
         }
-        return walkTree(start, includeIgnored, chain).files();
+        return walkTree(start, rules).files();
     }
 
     /** The files of {@link #files}, checked only as far as they are read: see {@link CheckedFiles}. */
     Workspace.FileList fileList(Path start, boolean includeIgnored) throws IOException {
-        IgnoreRules.Chain chain = prepare(start, includeIgnored);
+        Rules rules = prepare(start, includeIgnored);
         Tree known = tree;
-        if (known != null && known.isFor(start, includeIgnored, chain)) {
+        if (known != null && known.isFor(start, rules)) {
             return new CheckedFiles(known, 0);
         }
-        Tree walked = walkTree(start, includeIgnored, chain);
+        Tree walked = walkTree(start, rules);
         return new CheckedFiles(walked, walked.visits().length);
     }
 
-    /** What every call of {@link #files} and {@link #fileList} does first; returns the ignore rules above the start. */
-    private IgnoreRules.Chain prepare(Path start, boolean includeIgnored) throws IOException {
+    /**
+     * What decides which entries a walk of {@link #files} keeps, besides the directories it reads.
+     *
+     * @param above the ignore rules of the directories above the start; null when ignored files are listed too
+     * @param tracked what the index tracks, which no rule hides
+     */
+    private record Rules(IgnoreRules.Chain above, TrackedFiles.Snapshot tracked) {
+
+        boolean includeIgnored() {
+            return above == null;
+        }
+
+        /** The same rules as another's: the same ignore files above, and an index that tracks the same paths. */
+        boolean same(Rules other) {
+            return Objects.equals(above, other.above) && tracked.paths() == other.tracked.paths();
+        }
+    }
+
+    /** What every call of {@link #files} and {@link #fileList} does first. */
+    private Rules prepare(Path start, boolean includeIgnored) throws IOException {
         if (!Files.isDirectory(start)) {
             throw new NoSuchFileException(start.toString(), null, "not a directory");
         }
@@ -189,14 +248,16 @@ final class Walker {
             cachedEntries.set(0);
         }
         ignoreRules.refresh();
-        return includeIgnored ? null : ignoreRules.chainAbove(start);
+        return includeIgnored ? new Rules(null, TrackedFiles.NONE)
+                : new Rules(ignoreRules.chainAbove(start), ignoreRules.tracked().current());
     }
 
     /** Walks the tree afresh, reusing every listing whose directory has not changed, and keeps the result when it may be reused. */
-    private Tree walkTree(Path start, boolean includeIgnored, IgnoreRules.Chain chain) throws IOException {
+    private Tree walkTree(Path start, Rules rules) throws IOException {
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         try {
-            Tree walked = pool.invoke(new Root(new Directory(start, relative(start), includeIgnored, chain), chain));
+            Directory top = new Directory(start, relative(start), rules.above(), false, rules.tracked());
+            Tree walked = pool.invoke(new Root(top, rules));
             tree = walked.reusable() ? walked : null;
             return walked;
         } catch (RuntimeException e) {
@@ -215,9 +276,9 @@ final class Walker {
 
     /**
      * One walk of {@link #files}, kept so that the next call can give the same files again while every
-     * directory it visited has the same stamp and the same ignore files, and the ignore files above the
-     * start are the same: then no entry can have appeared, gone or changed kind, and no ignore rule
-     * changed, so a walk would list the same files. Checking costs one stat per directory instead of a
+     * directory it visited has the same stamp and the same ignore files, the ignore files above the
+     * start are the same and the index tracks the same paths: then no entry can have appeared, gone or
+     * changed kind, and no ignore rule changed, so a walk would list the same files. Checking costs one stat per directory instead of a
      * walk that applies the ignore rules to every entry again. A walk that met a link or an unreadable
      * directory, or read a listing too soon after its directory changed, is not reusable (a link's target
      * can change without its folder changing).
@@ -226,11 +287,10 @@ final class Walker {
      * @param entered for each file, how many of {@code visits} the walk had entered when it listed the file:
      *     the file's place in the list depends on those directories only
      */
-    private record Tree(Path start, boolean includeIgnored, IgnoreRules.Chain above, Visit[] visits, List<String> files,
-            int[] entered, boolean reusable) {
+    private record Tree(Path start, Rules rules, Visit[] visits, List<String> files, int[] entered, boolean reusable) {
 
-        boolean isFor(Path start, boolean includeIgnored, IgnoreRules.Chain above) {
-            return this.start.equals(start) && this.includeIgnored == includeIgnored && Objects.equals(this.above, above);
+        boolean isFor(Path start, Rules rules) {
+            return this.start.equals(start) && this.rules.same(rules);
         }
     }
 
@@ -244,7 +304,7 @@ final class Walker {
             return false;
         }
         // the same ignore files give the same (identical) nodes: IgnoreRules keeps them by content
-        return walked.includeIgnored() || ownIgnoreNodes(visit.dir(), visit.listing()) == visit.ignoreNodes();
+        return walked.rules().includeIgnored() || ownIgnoreNodes(visit.dir(), visit.listing()) == visit.ignoreNodes();
     }
 
     /**
@@ -292,7 +352,7 @@ final class Walker {
             while (checked < needed) {
                 directoriesChecked.incrementAndGet();
                 if (!unchanged(walked, walked.visits()[checked])) {
-                    walked = walkTree(walked.start(), walked.includeIgnored(), walked.above());
+                    walked = walkTree(walked.start(), prepare(walked.start(), walked.rules().includeIgnored()));
                     checked = walked.visits().length;
                     break;
                 }
@@ -308,21 +368,21 @@ final class Walker {
 
         private static final long serialVersionUID = 1L;
         private final transient Directory start;
-        private final transient IgnoreRules.Chain above;
+        private final transient Rules rules;
         private final List<String> files = new ArrayList<>();
         private final List<Visit> visits = new ArrayList<>();
         private int[] entered = new int[256];
         private boolean reusable = true;
 
-        Root(Directory start, IgnoreRules.Chain above) {
+        Root(Directory start, Rules rules) {
             this.start = start;
-            this.above = above;
+            this.rules = rules;
         }
 
         @Override
         protected Tree compute() {
             flatten(start, start.compute());
-            return new Tree(start.dir, start.includeIgnored, above, visits.toArray(Visit[]::new),
+            return new Tree(start.dir, rules, visits.toArray(Visit[]::new),
                     Collections.unmodifiableList(files), Arrays.copyOf(entered, files.size()), reusable);
         }
 
@@ -352,17 +412,21 @@ final class Walker {
         private static final long serialVersionUID = 1L;
         private final transient Path dir;
         private final String relative;
-        private final boolean includeIgnored;
+        /** The ignore rules in force; null when ignored files are listed too. */
         private final transient IgnoreRules.Chain chain;
+        /** Whether this directory is ignored and entered for its tracked files only. */
+        private final boolean insideIgnored;
+        private final transient TrackedFiles.Snapshot tracked;
         /** Set by {@link #compute}: the directory as read (null when unreadable), and whether the walk stays reusable. */
         private transient Visit visit;
         private boolean reusable = true;
 
-        Directory(Path dir, String relative, boolean includeIgnored, IgnoreRules.Chain chain) {
+        Directory(Path dir, String relative, IgnoreRules.Chain chain, boolean insideIgnored, TrackedFiles.Snapshot tracked) {
             this.dir = dir;
             this.relative = relative;
-            this.includeIgnored = includeIgnored;
             this.chain = chain;
+            this.insideIgnored = insideIgnored;
+            this.tracked = tracked;
         }
 
         @Override
@@ -374,10 +438,10 @@ final class Walker {
                 reusable = false;
                 return List.of();
             }
-            List<IgnoreNode> own = includeIgnored ? List.of() : ownIgnoreNodes(dir, listing);
+            List<IgnoreNode> own = chain == null ? List.of() : ownIgnoreNodes(dir, listing);
             visit = new Visit(dir, listing, own);
             reusable = listing.reusable();
-            IgnoreRules.Chain childChain = includeIgnored ? null : extend(chain, relative, own);
+            IgnoreRules.Chain childChain = chain == null || insideIgnored ? chain : extend(chain, relative, own);
             String[] names = listing.names();
             List<Object> items = new ArrayList<>(names.length);
             for (int i = 0; i < names.length; i++) {
@@ -400,13 +464,15 @@ final class Walker {
                     directory = kind == DIRECTORY;
                 }
                 String childRelative = relative.isEmpty() ? name : relative + "/" + name;
-                if (childChain != null && ignoreRules.ignored(childChain, rootPrefix + childRelative, directory)) {
+                Keep keep = keep(childChain, insideIgnored, tracked, childRelative, directory);
+                if (keep == Keep.NONE) {
                     continue;
                 }
                 if (!directory) {
                     items.add(childRelative);
                 } else if (kind == DIRECTORY) {
-                    Directory task = new Directory(dir.resolve(name), childRelative, includeIgnored, childChain);
+                    Directory task = new Directory(dir.resolve(name), childRelative, childChain, keep == Keep.TRACKED,
+                            tracked);
                     task.fork();
                     items.add(task);
                 }

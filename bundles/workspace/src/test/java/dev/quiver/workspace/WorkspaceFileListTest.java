@@ -339,6 +339,23 @@ class WorkspaceFileListTest {
     }
 
     @Test
+    void aFileAddedToTheIndexIsListedAlthoughNoFolderChanged() throws IOException, InterruptedException {
+        Git.run(root, "init", "-q");
+        files("app.log", "keep.txt");
+        write(".gitignore", "*.log\n");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        assertEquals(List.of(".gitignore", "keep.txt"), workspace.files(workspace.root(), false));
+        assertEquals(List.of(".gitignore", "keep.txt"), workspace.files(workspace.root(), false));
+        assertEquals(1, workspace.walker.treesReused.get());
+        Git.run(root, "add", "-f", "app.log");
+        assertEquals(List.of(".gitignore", "app.log", "keep.txt"), workspace.files(workspace.root(), false));
+        assertEquals(List.of(".gitignore", "app.log", "keep.txt"), readAll(workspace.fileList(workspace.root(), false)));
+        Git.run(root, "rm", "-q", "--cached", "app.log");
+        assertEquals(List.of(".gitignore", "keep.txt"), readAll(workspace.fileList(workspace.root(), false)));
+    }
+
+    @Test
     void aMissingStartIsAnError() throws IOException {
         JailedWorkspace workspace = JailedWorkspace.open(root);
         assertThrows(NoSuchFileException.class, () -> workspace.files(workspace.root().resolve("nope"), false));

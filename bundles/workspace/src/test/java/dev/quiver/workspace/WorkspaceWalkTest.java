@@ -288,6 +288,33 @@ class WorkspaceWalkTest {
     }
 
     @Test
+    void trackedFilesAreListedWhereIgnoreRulesMatchThemAsGitListsThem() throws IOException, InterruptedException {
+        Git.run(root, "init", "-q");
+        buildRepositoryWithNestedIgnores();
+        files("build/classes/Other.class", "lib/build/y.o");
+        Git.run(root, "add", "README.md", "src/main/java/App.java");
+        // git ignores untracked files only: these are tracked although the rules match them
+        Git.run(root, "add", "-f", "app.log", "build/classes/App.class", "src/local/thing.txt",
+                "src/main/secret-key.txt", "docs/a/b/draft-two.md");
+        Set<String> expected = gitListedFiles(root);
+        assertTrue(expected.containsAll(Set.of("app.log", "build/classes/App.class", "src/local/thing.txt")), expected::toString);
+        assertFalse(expected.contains("build/classes/Other.class"), "an ignored folder shows only what it tracks");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        assertEquals(expected, filePaths(workspace, workspace.root(), false));
+        assertEquals(expected, new TreeSet<>(workspace.files(workspace.root(), false)));
+        assertEquals(new TreeSet<>(gitListedFiles(root.resolve("src"))),
+                new TreeSet<>(JailedWorkspace.open(root.resolve("src")).files(root.resolve("src"), false)),
+                "the same from a workspace below the repository's top");
+
+        assertFalse(workspace.isIgnored(root.resolve("app.log")));
+        assertFalse(workspace.isIgnored(root.resolve("build")), "it holds a tracked file");
+        assertFalse(workspace.isIgnored(root.resolve("build/classes/App.class")));
+        assertTrue(workspace.isIgnored(root.resolve("build/classes/Other.class")));
+        assertTrue(workspace.isIgnored(root.resolve("lib/build")));
+        assertTrue(workspace.isIgnored(root.resolve("debug.log")));
+    }
+
+    @Test
     void walkedFilesOfASubfolderEqualWhatGitListsThere() throws IOException, InterruptedException {
         Git.run(root, "init", "-q");
         buildRepositoryWithNestedIgnores();
