@@ -232,9 +232,9 @@ final class Walker {
             return above == null;
         }
 
-        /** The same rules as another's: the same ignore files above, and an index that tracks the same paths. */
+        /** The same rules as another's: the same ignore files above, and the same index file. */
         boolean same(Rules other) {
-            return Objects.equals(above, other.above) && tracked.paths() == other.tracked.paths();
+            return Objects.equals(above, other.above) && tracked == other.tracked;
         }
     }
 
@@ -277,9 +277,9 @@ final class Walker {
     /**
      * One walk of {@link #files}, kept so that the next call can give the same files again while every
      * directory it visited has the same stamp and the same ignore files, the ignore files above the
-     * start are the same and the index tracks the same paths: then no entry can have appeared, gone or
-     * changed kind, and no ignore rule changed, so a walk would list the same files. Checking costs one stat per directory instead of a
-     * walk that applies the ignore rules to every entry again. A walk that met a link or an unreadable
+     * start are the same and the index file is unchanged: then no entry can have appeared, gone or
+     * changed kind, and no ignore rule changed, so a walk would list the same files. Checking costs one
+     * stat per directory instead of a walk that applies the ignore rules to every entry again. A walk that met a link or an unreadable
      * directory, or read a listing too soon after its directory changed, is not reusable (a link's target
      * can change without its folder changing).
      *
