@@ -40,7 +40,8 @@ final class TrackedFiles {
         }
         List<Object> stamp;
         try {
-            BasicFileAttributes attributes = Files.readAttributes(index, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes attributes =
+                    Files.readAttributes(index, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             stamp = List.of(attributes.size(), attributes.lastModifiedTime(), String.valueOf(attributes.fileKey()));
         } catch (IOException noIndex) {
             return last = NONE;

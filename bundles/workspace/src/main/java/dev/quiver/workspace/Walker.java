@@ -252,7 +252,7 @@ final class Walker {
                 : new Rules(ignoreRules.chainAbove(start), ignoreRules.tracked().current());
     }
 
-    /** Walks the tree afresh, reusing every listing whose directory has not changed, and keeps the result when it may be reused. */
+    /** Walks the tree, reusing every listing whose directory is unchanged; keeps the walk when it may be reused. */
     private Tree walkTree(Path start, Rules rules) throws IOException {
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         try {
@@ -279,9 +279,9 @@ final class Walker {
      * directory it visited has the same stamp and the same ignore files, the ignore files above the
      * start are the same and the index file is unchanged: then no entry can have appeared, gone or
      * changed kind, and no ignore rule changed, so a walk would list the same files. Checking costs one
-     * stat per directory instead of a walk that applies the ignore rules to every entry again. A walk that met a link or an unreadable
-     * directory, or read a listing too soon after its directory changed, is not reusable (a link's target
-     * can change without its folder changing).
+     * stat per directory instead of a walk that applies the ignore rules to every entry again. A walk
+     * that met a link or an unreadable directory, or read a listing too soon after its directory
+     * changed, is not reusable (a link's target can change without its folder changing).
      *
      * @param visits the directories in the order the walk entered them (depth first, by name)
      * @param entered for each file, how many of {@code visits} the walk had entered when it listed the file:
@@ -364,7 +364,7 @@ final class Walker {
     }
 
     /** Lists the start directory and flattens the whole tree's result in walk order. */
-    private final class Root extends RecursiveTask<Tree> {
+    private static final class Root extends RecursiveTask<Tree> {
 
         private static final long serialVersionUID = 1L;
         private final transient Directory start;
