@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Arguments;
 import dev.quiver.api.Subject;
+import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
@@ -58,6 +59,49 @@ class ReadManyFilesToolTest {
                 read(List.of(path("src/b.txt"), path("a.txt"))));
         String single = new ReadFileTool().call(Arguments.of(Map.of("path", "a.txt")), context).text();
         assertTrue(read(List.of(path("a.txt"))).endsWith(single), "the same window as read_file");
+    }
+
+    @Test
+    void filesAreReadConcurrently() throws Exception {
+        file("a.txt", "alpha\n");
+        file("b.txt", "beta\n");
+        // each read waits for the other at a barrier: read one after the other, the first would give up
+        java.util.concurrent.CyclicBarrier bothReading = new java.util.concurrent.CyclicBarrier(2);
+        Workspace real = context.workspace();
+        Workspace meeting = (Workspace) java.lang.reflect.Proxy.newProxyInstance(Workspace.class.getClassLoader(),
+                new Class<?>[] {Workspace.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("readText")) {
+                        bothReading.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        ToolContext meetingContext = new ToolContext() {
+            @Override
+            public Workspace workspace() {
+                return meeting;
+            }
+
+            @Override
+            public java.util.Optional<Object> config(String key) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public void stream(String text) {
+            }
+
+            @Override
+            public boolean isCancelled() {
+                return false;
+            }
+        };
+        String out = tool.call(Arguments.of(Map.of("files", List.of(Map.of("path", "a.txt"), Map.of("path", "b.txt")))),
+                meetingContext).text();
+        assertTrue(out.contains("1: alpha") && out.contains("1: beta"), out);
     }
 
     @Test
