@@ -171,34 +171,6 @@ class ApplyPatchToolTest {
 
     @Test
     void stackedHeadersNarrowThePlaceStepByStep() throws Exception {
-        file("Shapes.java", String.join("\n",
-                "class Circle {",
-                "    double area() {",
-                "        return 0;",
-                "    }",
-                "}",
-                "class Square {",
-                "    double area() {",
-                "        return 0;",
-                "    }",
-                "}", ""));
-        apply(patch("*** Update File: Shapes.java", "@@ class Square {", "@@     double area() {",
-                "-        return 0;", "+        return side * side;"));
-        assertEquals(String.join("\n",
-                "class Circle {",
-                "    double area() {",
-                "        return 0;",
-                "    }",
-                "}",
-                "class Square {",
-                "    double area() {",
-                "        return side * side;",
-                "    }",
-                "}", ""), read("Shapes.java"));
-    }
-
-    @Test
-    void aSecondHeaderPicksOutWhatTheFirstAloneWouldNot() throws Exception {
         // after "class Square {" the first "return 0;" is perimeter's; only the second header reaches area's
         file("Square.java", String.join("\n",
                 "class Square {",
