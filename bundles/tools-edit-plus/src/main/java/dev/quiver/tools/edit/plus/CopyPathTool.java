@@ -68,9 +68,11 @@ public class CopyPathTool implements Tool {
             throw new ToolException(from + " is not a regular file or directory (a pipe, socket or device).");
         }
         Entries.refuseExposingSecrets(workspace, source, target, "copying");
+        List<Path> madeFolders = Entries.missingFolders(target);
         try {
             Files.createDirectories(target.getParent());
         } catch (IOException e) {
+            Entries.deleteQuietly(madeFolders);
             throw new ToolException("Cannot create the folder of " + to + ": " + Entries.reason(workspace, e), e);
         }
         if (Files.isRegularFile(source)) {
@@ -79,16 +81,17 @@ public class CopyPathTool implements Tool {
                 return ToolResult.of("Copied " + from + " to " + to + " (" + Entries.count(Files.size(target), "byte",
                         "bytes") + ").");
             } catch (IOException e) {
-                deleteQuietly(List.of(target));
-                throw new ToolException("Cannot copy " + from + " to " + to + ": " + Entries.reason(workspace, e),
-                        e);
+                Entries.deleteQuietly(List.of(target));
+                Entries.deleteQuietly(madeFolders);
+                throw new ToolException("Cannot copy " + from + " to " + to + ": " + Entries.reason(workspace, e)
+                        + ". Nothing was copied.", e);
             }
         }
-        return copyTree(workspace, source, target, from, to);
+        return copyTree(workspace, source, target, from, to, madeFolders);
     }
 
-    private static ToolResult copyTree(Workspace workspace, Path source, Path target, String from, String to)
-            throws ToolException {
+    private static ToolResult copyTree(Workspace workspace, Path source, Path target, String from, String to,
+            List<Path> madeFolders) throws ToolException {
         List<Path> created = new ArrayList<>();
         int[] counts = new int[2]; // files, directories
         try {
@@ -123,24 +126,13 @@ public class CopyPathTool implements Tool {
                 }
             });
         } catch (IOException e) {
-            deleteQuietly(created);
+            Collections.reverse(created);
+            Entries.deleteQuietly(created);
+            Entries.deleteQuietly(madeFolders);
             throw new ToolException("Cannot copy " + from + " to " + to + ": " + Entries.reason(workspace, e)
                     + ". Nothing was copied.", e);
         }
         return ToolResult.of("Copied directory " + from + " to " + to + " (" + Entries.count(counts[0], "file", "files")
                 + ", " + Entries.count(counts[1] - 1, "subdirectory", "subdirectories") + ").");
-    }
-
-    /** Removes what a failed copy created, deepest first. */
-    private static void deleteQuietly(List<Path> created) {
-        List<Path> reversed = new ArrayList<>(created);
-        Collections.reverse(reversed);
-        for (Path path : reversed) {
-            try {
-                Files.deleteIfExists(path);
-            } catch (IOException ignored) {
-                // best effort: what remains is named by nothing the model was told about
-            }
-        }
     }
 }

@@ -64,6 +64,29 @@ final class Entries {
         }
     }
 
+    /**
+     * The folders above a path that do not exist yet, deepest first: what creating its parent makes,
+     * and what a failed change removes again with {@link #deleteQuietly}.
+     */
+    static java.util.List<Path> missingFolders(Path path) {
+        java.util.List<Path> missing = new java.util.ArrayList<>();
+        for (Path folder = path.getParent(); folder != null && !exists(folder); folder = folder.getParent()) {
+            missing.add(folder);
+        }
+        return missing;
+    }
+
+    /** Removes what a failed change created, in the order given (deepest first); a folder only when empty. */
+    static void deleteQuietly(java.util.List<Path> created) {
+        for (Path path : created) {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException ignored) {
+                // best effort: what remains is named by nothing the model was told about
+            }
+        }
+    }
+
     static boolean exists(Path path) {
         return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
     }

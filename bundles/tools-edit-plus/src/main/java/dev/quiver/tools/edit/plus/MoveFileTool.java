@@ -59,6 +59,7 @@ public class MoveFileTool implements Tool {
         }
         Entries.refuseExposingSecrets(workspace, source, target, "moving");
         boolean fresh = !directory && isFresh(workspace, source);
+        java.util.List<Path> madeFolders = Entries.missingFolders(target);
         try {
             Files.createDirectories(target.getParent());
             try {
@@ -67,6 +68,7 @@ public class MoveFileTool implements Tool {
                 Files.move(source, target);
             }
         } catch (IOException e) {
+            Entries.deleteQuietly(madeFolders);
             throw new ToolException("Cannot move " + from + " to " + to + ": " + Entries.reason(workspace, e), e);
         }
         if (fresh) {

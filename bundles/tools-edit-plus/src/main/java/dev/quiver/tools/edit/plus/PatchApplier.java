@@ -384,15 +384,6 @@ final class PatchApplier {
     private record Undo(Path file, State state, List<Path> madeFolders) {
     }
 
-    /** The folders above a file that do not exist yet, deepest first: writing the file creates them. */
-    private static List<Path> missingFolders(Path file) {
-        List<Path> missing = new ArrayList<>();
-        for (Path folder = file.getParent(); folder != null && !Files.exists(folder, LinkOption.NOFOLLOW_LINKS);
-                folder = folder.getParent()) {
-            missing.add(folder);
-        }
-        return missing;
-    }
 
     private void commit() throws ToolException {
         // encode everything first: a character a file's charset cannot hold fails before any write
@@ -420,7 +411,7 @@ final class PatchApplier {
             for (Map.Entry<Path, byte[]> write : writes.entrySet()) {
                 current = write.getKey();
                 State state = states.get(current);
-                undo.add(new Undo(current, state, state.existedOnDisk ? List.of() : missingFolders(current)));
+                undo.add(new Undo(current, state, state.existedOnDisk ? List.of() : Entries.missingFolders(current)));
                 workspace.write(current, write.getValue());
                 if (!state.existedOnDisk && state.newPermissions != null) {
                     Files.setPosixFilePermissions(current, state.newPermissions);

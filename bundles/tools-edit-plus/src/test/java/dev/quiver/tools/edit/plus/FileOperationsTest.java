@@ -82,6 +82,22 @@ class FileOperationsTest {
     }
 
     @Test
+    void aFailedMoveOrCopyLeavesNoNewFoldersBehind() throws Exception {
+        file("a.txt", "a\n");
+        file("d/inner.txt", "i\n");
+        String tooLong = "new/deeper/" + "n".repeat(300); // the folders can be made, the name cannot
+        for (ToolException error : List.of(
+                assertThrows(ToolException.class, () -> move("a.txt", tooLong)),
+                assertThrows(ToolException.class, () -> copy("a.txt", tooLong)),
+                assertThrows(ToolException.class, () -> copy("d", tooLong)))) {
+            assertTrue(error.getMessage().startsWith("Cannot "), error.getMessage());
+        }
+        assertFalse(Files.exists(root.resolve("new")), "the folders made for the target are gone again");
+        assertEquals("a\n", Files.readString(root.resolve("a.txt")));
+        assertEquals("i\n", Files.readString(root.resolve("d/inner.txt")));
+    }
+
+    @Test
     void moveOfADirectoryAndIntoItself() throws Exception {
         file("src/a/x.txt", "x");
         assertEquals("Moved directory src/a to lib/a.", move("src/a", "lib/a"));
