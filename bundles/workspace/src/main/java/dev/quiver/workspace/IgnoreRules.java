@@ -79,9 +79,7 @@ final class IgnoreRules {
         if (!path.startsWith(base) || path.equals(base) || !matchedOrInsideMatched(path, directory)) {
             return false;
         }
-        String fromBase = slashes(base.relativize(path));
-        TrackedFiles.Snapshot index = tracked.current();
-        return !(directory ? index.holds(fromBase) : index.has(fromBase));
+        return !tracked.current().tracks(slashes(base.relativize(path)), directory);
     }
 
     private boolean matchedOrInsideMatched(Path path, boolean directory) {

@@ -66,13 +66,18 @@ final class TrackedFiles {
             this.paths = index == null ? new String[0] : null;
         }
 
+        /** Whether git keeps this entry whatever the ignore rules say: a tracked file, a directory holding one. */
+        boolean tracks(String path, boolean directory) {
+            return directory ? holds(path) : has(path);
+        }
+
         /** Whether the file (or link) at this path is tracked. */
-        boolean has(String path) {
+        private boolean has(String path) {
             return Arrays.binarySearch(paths(), path, Walker.NAME_ORDER) >= 0;
         }
 
         /** Whether a tracked path lies below this directory (or is the directory itself: a submodule). */
-        boolean holds(String directory) {
+        private boolean holds(String directory) {
             String[] tracked = paths();
             if (Arrays.binarySearch(tracked, directory, Walker.NAME_ORDER) >= 0) {
                 return true;

@@ -66,7 +66,7 @@ final class Walker {
     private volatile Tree tree;
     /** How many directories {@link #files} read from disk rather than reused; for tests. */
     final AtomicLong directoriesRead = new AtomicLong();
-    /** How many calls of {@link #files} gave the last result again without a walk; for tests. */
+    /** How many times {@link #files} gave the last walk's files again without a walk; for tests. */
     final AtomicLong treesReused = new AtomicLong();
     /** How many directories lists of {@link #fileList} checked before handing out files; for tests. */
     final AtomicLong directoriesChecked = new AtomicLong();
@@ -95,13 +95,8 @@ final class Walker {
     // ------------------------------------------------------------------------------------------ walk
 
     void walk(Path start, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException {
-        if (!Files.isDirectory(start)) {
-            throw new NoSuchFileException(start.toString(), null, "not a directory");
-        }
-        ignoreRules.refresh();
-        IgnoreRules.Chain chain = includeIgnored ? null : ignoreRules.chainAbove(start);
-        TrackedFiles.Snapshot tracked = includeIgnored ? TrackedFiles.NONE : ignoreRules.tracked().current();
-        walk(start, relative(start), 1, chain, false, new WalkCall(tracked, maxDepth, visitor));
+        Rules rules = prepare(start, includeIgnored);
+        walk(start, relative(start), 1, rules.above(), false, new WalkCall(rules.tracked(), maxDepth, visitor));
     }
 
     /** What stays the same through one call of {@link #walk(Path, boolean, int, Predicate)}. */
@@ -189,28 +184,20 @@ final class Walker {
         if (chain == null || !insideIgnored && !ignoreRules.ignored(chain, rootPrefix + relative, directory)) {
             return Keep.ALL;
         }
-        if (directory) {
-            return tracked.holds(rootPrefix + relative) ? Keep.TRACKED : Keep.NONE;
+        if (!tracked.tracks(rootPrefix + relative, directory)) {
+            return Keep.NONE;
         }
-        return tracked.has(rootPrefix + relative) ? Keep.ALL : Keep.NONE;
+        return directory ? Keep.TRACKED : Keep.ALL;
     }
 
     // ----------------------------------------------------------------------------------------- files
 
     List<String> files(Path start, boolean includeIgnored) throws IOException {
-        Rules rules = prepare(start, includeIgnored);
-        Tree known = tree;
-        if (known != null && known.isFor(start, rules)
-                // one stat per directory, most of the cost: on every core, as the walk itself reads
-                && Arrays.stream(known.visits()).parallel().allMatch(visit -> unchanged(known, visit))) {
-            treesReused.incrementAndGet();
-            return known.files();
-        }
-        return walkTree(start, rules).files();
+        return fileList(start, includeIgnored).all();
     }
 
     /** The files of {@link #files}, checked only as far as they are read: see {@link CheckedFiles}. */
-    Workspace.FileList fileList(Path start, boolean includeIgnored) throws IOException {
+    CheckedFiles fileList(Path start, boolean includeIgnored) throws IOException {
         Rules rules = prepare(start, includeIgnored);
         Tree known = tree;
         if (known != null && known.isFor(start, rules)) {
@@ -238,7 +225,7 @@ final class Walker {
         }
     }
 
-    /** What every call of {@link #files} and {@link #fileList} does first. */
+    /** What every walk does first. */
     private Rules prepare(Path start, boolean includeIgnored) throws IOException {
         if (!Files.isDirectory(start)) {
             throw new NoSuchFileException(start.toString(), null, "not a directory");
@@ -315,7 +302,7 @@ final class Walker {
      * makes a fresh walk (reusing every unchanged listing), whose files up to that directory are the ones
      * already handed out.
      */
-    private final class CheckedFiles implements Workspace.FileList {
+    final class CheckedFiles implements Workspace.FileList {
 
         /** A walk, of which directories {@code [0, checked)} are known to be unchanged since this list was made. */
         private record Checked(Tree walked, int checked) {
@@ -352,14 +339,36 @@ final class Walker {
             while (checked < needed) {
                 directoriesChecked.incrementAndGet();
                 if (!unchanged(walked, walked.visits()[checked])) {
-                    walked = walkTree(walked.start(), prepare(walked.start(), walked.rules().includeIgnored()));
-                    checked = walked.visits().length;
-                    break;
+                    return walkAgain().file(index);
                 }
                 checked++;
             }
             state = new Checked(walked, checked);
             return state.file(index);
+        }
+
+        /** Every file: the directories not yet checked are checked at once, on every core, as a walk reads them. */
+        synchronized List<String> all() throws IOException {
+            Checked known = state;
+            Visit[] visits = known.walked().visits();
+            if (known.checked() == visits.length) {
+                return known.walked().files();
+            }
+            if (Arrays.stream(visits, known.checked(), visits.length).parallel()
+                    .allMatch(visit -> unchanged(known.walked(), visit))) {
+                treesReused.incrementAndGet();
+                state = new Checked(known.walked(), visits.length);
+                return known.walked().files();
+            }
+            return walkAgain().walked().files();
+        }
+
+        /** A fresh walk, current by construction, for a walk found changed. */
+        private Checked walkAgain() throws IOException {
+            Tree walked = state.walked();
+            Tree fresh = walkTree(walked.start(), prepare(walked.start(), walked.rules().includeIgnored()));
+            state = new Checked(fresh, fresh.visits().length);
+            return state;
         }
     }
 
