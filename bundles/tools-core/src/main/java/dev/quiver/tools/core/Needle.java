@@ -35,6 +35,8 @@ final class Needle {
     private final int rare;
     private final long rarePattern;
     private final long rareOtherCase;
+    /** Whether the rare byte is a letter matched in either case. */
+    private final boolean rareFolds;
 
     /**
      * @param bytes what to look for, at least one byte
@@ -54,6 +56,7 @@ final class Needle {
         byte b = bytes[best];
         this.rarePattern = (b & 0xFFL) * ONES;
         this.rareOtherCase = (foldCase && isLetter(b) ? (b ^ 0x20) & 0xFFL : b & 0xFFL) * ONES;
+        this.rareFolds = rareOtherCase != rarePattern;
     }
 
     private int rank(byte b) {
@@ -81,10 +84,7 @@ final class Needle {
         int end = last + rare + 1; // rare bytes beyond this cannot start a whole needle
         while (i + 8 <= end) {
             long word = (long) LONGS.get(hay, i);
-            long found = zeroBytes(word ^ rarePattern);
-            if (rareOtherCase != rarePattern) {
-                found |= zeroBytes(word ^ rareOtherCase);
-            }
+            long found = rareBytes(word);
             while (found != 0) {
                 int start = i + (Long.numberOfTrailingZeros(found) >>> 3) - rare;
                 if (matchesAt(hay, start)) {
@@ -116,7 +116,6 @@ final class Needle {
         }
         int i = rare;
         int end = last + rare + 1;
-        boolean folds = rareOtherCase != rarePattern;
         // sixteen bytes a step, with the cheap test for any zero byte (exact as a yes or no) on both
         // words at once; the positions are worked out only for a pair that holds the byte: most
         // files are rejected here, so this loop is most of a search's own work
@@ -124,7 +123,7 @@ final class Needle {
             long first = hay.getLong(i);
             long second = hay.getLong(i + 8);
             long any = anyZero(first ^ rarePattern) | anyZero(second ^ rarePattern);
-            if (folds) {
+            if (rareFolds) {
                 any |= anyZero(first ^ rareOtherCase) | anyZero(second ^ rareOtherCase);
             }
             if (any != 0 && (occursAt(hay, i, first) || occursAt(hay, i + 8, second))) {
@@ -148,10 +147,7 @@ final class Needle {
 
     /** Whether the needle starts at a place whose rare byte is in the word read at {@code i}. */
     private boolean occursAt(ByteBuffer hay, int i, long word) {
-        long found = zeroBytes(word ^ rarePattern);
-        if (rareOtherCase != rarePattern) {
-            found |= zeroBytes(word ^ rareOtherCase);
-        }
+        long found = rareBytes(word);
         while (found != 0) {
             if (matchesAt(hay, i + (Long.numberOfTrailingZeros(found) >>> 3) - rare)) {
                 return true;
@@ -159,6 +155,12 @@ final class Needle {
             found &= found - 1;
         }
         return false;
+    }
+
+    /** The high bit of exactly those bytes of {@code word} that are the rare byte (in either case when it folds). */
+    private long rareBytes(long word) {
+        long found = zeroBytes(word ^ rarePattern);
+        return rareFolds ? found | zeroBytes(word ^ rareOtherCase) : found;
     }
 
     /** Non-zero exactly when {@code word} has a zero byte (which bytes it marks is exact only up to the first). */
