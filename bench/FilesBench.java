@@ -51,6 +51,11 @@ public final class FilesBench {
         }
 
         @Override
+        public java.util.Map<String, String> environment() {
+            return System.getenv();
+        }
+
+        @Override
         public boolean isCancelled() {
             return false;
         }

@@ -31,6 +31,10 @@ public final class ShellOverhead {
         public void stream(String text) {
         }
 
+        public java.util.Map<String, String> environment() {
+            return System.getenv();
+        }
+
         public boolean isCancelled() {
             return false;
         }

@@ -17,6 +17,16 @@ public interface ToolContext {
     java.util.Optional<Object> config(String key);
 
     /**
+     * The environment for a process this call starts: Quiver's own with its secrets removed — the
+     * model providers' keys and, by default, every variable whose name contains {@code KEY},
+     * {@code SECRET}, {@code TOKEN}, {@code PASSWORD}, {@code PASSWD} or {@code CREDENTIAL} — except
+     * the names the user's or the installation's configuration passes through
+     * ({@code "shell": {"env": [...]}}). The kernel decides it, once, for every tool; a tool that starts
+     * a process passes exactly this map and nothing of its own process's environment.
+     */
+    java.util.Map<String, String> environment();
+
+    /**
      * Streams output to the front end while the call runs (the terminal shows it live;
      * headless and MCP front ends ignore it). It is not part of the result.
      */

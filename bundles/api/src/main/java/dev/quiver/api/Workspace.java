@@ -56,6 +56,28 @@ public interface Workspace {
     boolean isIgnored(Path path);
 
     /**
+     * Whether git's index lists this file: it is tracked, in the repository the workspace belongs to
+     * (the workspace itself or a folder above it). False outside a repository.
+     */
+    boolean isTracked(Path file);
+
+    /**
+     * Whether file tools must not write here: the workspace's {@code .git} folder (the repository's
+     * own data, hooks and configuration, which git runs code from) and its {@code .quiver} folder
+     * (Quiver's configuration of the workspace), in any spelling — judged on the real path, so a
+     * link into either counts, and case-insensitively, for file systems that fold case. Only the
+     * git tools write into {@code .git}, through git's own library.
+     */
+    boolean isProtected(Path path);
+
+    /**
+     * Every file of the workspace that holds secrets by its name ({@link #isSecret}), ignored folders
+     * included, as absolute paths in walk order. The first call walks the whole tree; later calls list
+     * again only the folders that changed, so calling it before every command is cheap.
+     */
+    List<Path> secretFiles() throws IOException;
+
+    /**
      * Walks a directory depth first, in name order, calling the visitor for every entry below it.
      * The visitor returns {@code false} to stop the walk.
      *

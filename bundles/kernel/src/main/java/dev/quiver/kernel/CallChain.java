@@ -76,19 +76,22 @@ final class CallChain {
     private final Map<String, Integer> repeats = new ConcurrentHashMap<>();
     private final Set<CallContext> running = new CopyOnWriteArraySet<>();
     private final java.util.function.Predicate<String> wasUnloaded;
+    private final Supplier<Map<String, String>> environment;
 
     CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
             Modes modes, Duration timeout, AuditLog audit,
             java.util.function.Function<String, Optional<Object>> settings, java.util.function.Predicate<RegisteredTool> trusted) {
-        this(workspace, engine, guards, workers, modes, timeout, audit, settings, trusted, name -> false);
+        this(workspace, engine, guards, workers, modes, timeout, audit, settings, trusted, name -> false,
+                () -> ProcessEnvironment.of(System.getenv(), List.of()).kept());
     }
 
     /** {@code wasUnloaded} tells a name that is not offered but was (its bundle went away) from one never known. */
     CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
             Modes modes, Duration timeout, AuditLog audit,
             java.util.function.Function<String, Optional<Object>> settings, java.util.function.Predicate<RegisteredTool> trusted,
-            java.util.function.Predicate<String> wasUnloaded) {
+            java.util.function.Predicate<String> wasUnloaded, Supplier<Map<String, String>> environment) {
         this.wasUnloaded = wasUnloaded;
+        this.environment = environment;
         this.settings = settings;
         this.trusted = trusted;
         this.workspace = workspace;
@@ -336,7 +339,7 @@ final class CallChain {
         if (service.isEmpty()) {
             return outcome(tool.name(), Status.ERROR, unloaded(tool.name(), false), started, verdict);
         }
-        CallContext context = new CallContext(workspace, settings, sections::put, text -> listener.callOutput(tool.name(), text));
+        CallContext context = new CallContext(workspace, settings, environment, sections::put, text -> listener.callOutput(tool.name(), text));
         running.add(context);
         Future<ToolResult> future;
         try {

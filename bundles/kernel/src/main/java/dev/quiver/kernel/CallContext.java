@@ -9,12 +9,15 @@ final class CallContext implements ToolContext {
 
     private final Workspace workspace;
     private final java.util.function.Function<String, java.util.Optional<Object>> config;
+    private final java.util.function.Supplier<java.util.Map<String, String>> environment;
     private final Consumer<String> output;
     private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
 
     CallContext(Workspace workspace, java.util.function.Function<String, java.util.Optional<Object>> config,
+            java.util.function.Supplier<java.util.Map<String, String>> environment,
             java.util.function.BiConsumer<String, String> sections, Consumer<String> output) {
+        this.environment = environment;
         this.sections = sections;
         this.workspace = workspace;
         this.config = config;
@@ -24,6 +27,11 @@ final class CallContext implements ToolContext {
     @Override
     public java.util.Optional<Object> config(String key) {
         return config.apply(key);
+    }
+
+    @Override
+    public java.util.Map<String, String> environment() {
+        return environment.get();
     }
 
     @Override

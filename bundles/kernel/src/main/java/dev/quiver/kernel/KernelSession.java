@@ -56,6 +56,7 @@ final class KernelSession implements Session {
     private final SessionContextImpl context;
     private final Runnable onClose;
     private final java.util.function.Predicate<RegisteredTool> trusted;
+    private final ProcessEnvironment environment;
     private volatile SessionStore.Recorder recorder;
     private List<ChatMessage> resumed = List.of();
     private AgentLoop loop;
@@ -102,12 +103,36 @@ final class KernelSession implements Session {
         } else {
             this.recorder = store.create(workspace.root(), label);
         }
+        this.environment = ProcessEnvironment.of(System.getenv(), passThrough(config, found));
         this.chain = new CallChain(workspace, engine, guards, workers,
                 new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
-                new AuditLog(workspace.root(), recorder.id()), config::plain, trusted, registry::wasUnloaded);
-        this.context = new SessionContextImpl(this::id, workspace.root(), config);
+                new AuditLog(workspace.root(), recorder.id()), config::plain, trusted, registry::wasUnloaded,
+                environment::kept);
+        this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept());
         found.addAll(0, config.warnings());
         this.warnings = List.copyOf(found);
+    }
+
+    /** The names {@code "shell": {"env": [...]}} passes through to processes although they look secret. */
+    private static List<String> passThrough(Config config, List<String> warnings) {
+        Optional<Config.Value> shell = config.get("shell");
+        if (shell.isEmpty() || !shell.get().node().isObject() || !shell.get().node().has("env")) {
+            return List.of();
+        }
+        com.fasterxml.jackson.databind.JsonNode env = shell.get().node().get("env");
+        List<String> names = new ArrayList<>();
+        if (env.isArray()) {
+            env.forEach(name -> {
+                if (name.isTextual() && !name.asText().isBlank()) {
+                    names.add(name.asText().strip());
+                }
+            });
+        }
+        if (!env.isArray() || names.size() != env.size()) {
+            warnings.add("Config key 'shell.env' in " + shell.get().file() + " must be a list of variable names; "
+                    + "what is not a name is ignored.");
+        }
+        return names;
     }
 
     @Override

@@ -24,11 +24,13 @@ final class SessionContextImpl implements SessionContext {
     private final Supplier<String> id;
     private final Path workspace;
     private final Config config;
+    private final java.util.Map<String, String> environment;
     private final Set<Runnable> listeners = new CopyOnWriteArraySet<>();
     private ScheduledExecutorService poller;
     private long notified;
 
-    SessionContextImpl(Supplier<String> id, Path workspace, Config config) {
+    SessionContextImpl(Supplier<String> id, Path workspace, Config config, java.util.Map<String, String> environment) {
+        this.environment = environment;
         this.id = id;
         this.workspace = workspace;
         this.config = config;
@@ -37,6 +39,11 @@ final class SessionContextImpl implements SessionContext {
     @Override
     public String id() {
         return id.get();
+    }
+
+    @Override
+    public java.util.Map<String, String> environment() {
+        return environment;
     }
 
     @Override

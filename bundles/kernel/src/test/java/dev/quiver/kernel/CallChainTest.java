@@ -188,7 +188,7 @@ class CallChainTest {
         CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"),
                 () -> guards, workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
                 new AuditLog(opened.root(), "test"), key -> Optional.empty(), tool -> false,
-                framework.registry::wasUnloaded);
+                framework.registry::wasUnloaded, java.util.Map::of);
         framework.unregister(registration);
 
         CallOutcome gone = run(chain, "counter", "{}");

@@ -48,7 +48,6 @@ public class ProcessShell implements Shell {
     static final int ENDED_JOBS_KEPT = 20;
 
     private static final long POLL_MILLIS = 20;
-    private static final int WORKSPACES_INDEXED = 4;
 
     private final Path stateDir;
     private final Sandbox sandbox;
@@ -57,7 +56,6 @@ public class ProcessShell implements Shell {
     private final AtomicLong handles = new AtomicLong();
     private final Map<String, BackgroundJob> jobs = new LinkedHashMap<>();
     private final Set<Running> foreground = ConcurrentHashMap.newKeySet();
-    private final Map<Path, SecretIndex> secretIndexes = new LinkedHashMap<>(8, 0.75f, true);
     private ExecutorService spawner;
     private boolean stopped;
     private volatile Thread shutdownHook;
@@ -316,7 +314,7 @@ public class ProcessShell implements Shell {
         }
         List<Path> secrets;
         try {
-            secrets = secretIndex(workspace).secrets();
+            secrets = workspace.secretFiles();
         } catch (IOException e) {
             throw new ToolException("Could not look for the secret files the sandbox must hide (" + e.getMessage()
                     + "), so the command did not run.", e);
@@ -330,18 +328,6 @@ public class ProcessShell implements Shell {
                     e);
         }
         return new Launch(command, true, root);
-    }
-
-    private SecretIndex secretIndex(Workspace workspace) {
-        synchronized (secretIndexes) {
-            SecretIndex index = secretIndexes.computeIfAbsent(workspace.root(), root -> new SecretIndex(workspace));
-            while (secretIndexes.size() > WORKSPACES_INDEXED) {
-                Iterator<Path> eldest = secretIndexes.keySet().iterator();
-                eldest.next();
-                eldest.remove();
-            }
-            return index;
-        }
     }
 
     private Process start(Launch launch, String marker, boolean background) throws ToolException {

@@ -284,6 +284,11 @@ class ProcessShellTest {
             }
 
             @Override
+            public java.util.Map<String, String> environment() {
+                return inner.environment();
+            }
+
+            @Override
             public boolean isCancelled() {
                 return false;
             }

@@ -65,6 +65,11 @@ final class TestContext implements ToolContext {
     }
 
     @Override
+    public java.util.Map<String, String> environment() {
+        return System.getenv();
+    }
+
+    @Override
     public boolean isCancelled() {
         return cancelled.get();
     }

@@ -92,6 +92,12 @@ final class IgnoreRules {
         return matches(path, directory);
     }
 
+    /** Whether the repository's index lists this file. */
+    boolean isTracked(Path path) {
+        return path.startsWith(base) && !path.equals(base)
+                && tracked.current().tracks(slashes(base.relativize(path)), false);
+    }
+
     /** What the repository's index tracks, which no ignore rule hides. */
     TrackedFiles tracked() {
         return tracked;

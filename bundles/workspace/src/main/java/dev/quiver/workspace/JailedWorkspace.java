@@ -37,12 +37,14 @@ final class JailedWorkspace implements Workspace {
     private final IgnoreRules ignoreRules;
     final Walker walker;
     private final ReadLedger reads;
+    private final SecretIndex secrets;
 
     private JailedWorkspace(Path root) {
         this.root = root;
         this.ignoreRules = IgnoreRules.forRoot(root);
         this.walker = new Walker(root, ignoreRules);
         this.reads = new ReadLedger(this);
+        this.secrets = new SecretIndex(this);
     }
 
     @Override
@@ -149,6 +151,29 @@ final class JailedWorkspace implements Workspace {
         }
         ignoreRules.refresh();
         return ignoreRules.isIgnored(absolute, Files.isDirectory(absolute, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Override
+    public boolean isTracked(Path file) {
+        return ignoreRules.isTracked(file.toAbsolutePath().normalize());
+    }
+
+    @Override
+    public boolean isProtected(Path path) {
+        Path real = realPath(path.toAbsolutePath().normalize(), 0);
+        if (real == null) {
+            return true; // links that loop cannot be judged, so they are not written through
+        }
+        if (!real.startsWith(root) || real.equals(root)) {
+            return false;
+        }
+        String first = root.relativize(real).getName(0).toString();
+        return first.equalsIgnoreCase(".git") || first.equalsIgnoreCase(".quiver");
+    }
+
+    @Override
+    public List<Path> secretFiles() throws IOException {
+        return secrets.secrets();
     }
 
     private boolean isDotGit(Path absolute) {

@@ -42,6 +42,11 @@ public final class ToolTestContext implements ToolContext {
     }
 
     @Override
+    public java.util.Map<String, String> environment() {
+        return System.getenv();
+    }
+
+    @Override
     public boolean isCancelled() {
         return cancelled.get();
     }

@@ -22,6 +22,12 @@ public interface SessionContext {
     Optional<Object> config(String key);
 
     /**
+     * The environment for a process the session starts on a listener's behalf, such as an MCP
+     * server: the same scrubbed map tools get ({@link dev.quiver.api.ToolContext#environment()}).
+     */
+    java.util.Map<String, String> environment();
+
+    /**
      * Calls the listener when one of the session's config files changes. Close the handle to stop.
      */
     AutoCloseable onConfigChange(Runnable listener);

@@ -7,7 +7,7 @@
  * calls through the full permission chain, or sends prompts to the agent loop.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.quiver.api.host;
 
 import org.osgi.annotation.bundle.Export;

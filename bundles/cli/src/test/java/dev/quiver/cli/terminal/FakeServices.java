@@ -109,6 +109,21 @@ final class FakeServices implements Services {
             }
 
             @Override
+            public boolean isTracked(Path file) {
+                return false;
+            }
+
+            @Override
+            public boolean isProtected(Path path) {
+                return false;
+            }
+
+            @Override
+            public List<Path> secretFiles() {
+                return List.of();
+            }
+
+            @Override
             public void walk(Path directory, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) {
                 throw new UnsupportedOperationException();
             }

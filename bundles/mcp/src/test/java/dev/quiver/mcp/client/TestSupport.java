@@ -108,6 +108,11 @@ final class TestSupport {
         }
 
         @Override
+        public java.util.Map<String, String> environment() {
+            return System.getenv();
+        }
+
+        @Override
         public Optional<Object> config(String key) {
             return "mcp".equals(key) ? Optional.ofNullable(mcp) : Optional.empty();
         }
@@ -135,6 +140,11 @@ final class TestSupport {
 
         @Override
         public void stream(String text) {
+        }
+
+        @Override
+        public java.util.Map<String, String> environment() {
+            return System.getenv();
         }
 
         @Override

@@ -44,6 +44,11 @@ class RememberToolTest {
             }
 
             @Override
+            public java.util.Map<String, String> environment() {
+                return System.getenv();
+            }
+
+            @Override
             public boolean isCancelled() {
                 return false;
             }

@@ -48,6 +48,11 @@ class TodoWriteToolTest {
             }
 
             @Override
+            public java.util.Map<String, String> environment() {
+                return System.getenv();
+            }
+
+            @Override
             public boolean isCancelled() {
                 return false;
             }

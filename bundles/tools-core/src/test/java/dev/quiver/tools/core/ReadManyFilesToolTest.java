@@ -95,6 +95,11 @@ class ReadManyFilesToolTest {
             }
 
             @Override
+            public java.util.Map<String, String> environment() {
+                return System.getenv();
+            }
+
+            @Override
             public boolean isCancelled() {
                 return false;
             }

@@ -1,4 +1,4 @@
-package dev.quiver.shell;
+package dev.quiver.workspace;
 
 import dev.quiver.api.Workspace;
 import java.io.IOException;

@@ -1,8 +1,7 @@
-package dev.quiver.shell;
+package dev.quiver.workspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
