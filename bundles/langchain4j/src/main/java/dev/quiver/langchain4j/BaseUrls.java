@@ -13,13 +13,29 @@ public final class BaseUrls {
     /**
      * The URL to use: the settings' {@code --base-url}, else the environment variable when set and
      * not blank, else the provider's default; trimmed.
+     *
+     * @throws IllegalArgumentException when the managed policy's {@link ModelSettings#allowedBaseUrls()}
+     *     do not include it, so no request is ever sent there
      */
     public static String chosen(ModelSettings settings, Function<String, String> environment, String variable,
             String fallback) {
-        return settings.baseUrl()
+        String url = settings.baseUrl()
                 .or(() -> Optional.ofNullable(environment.apply(variable)).filter(s -> !s.isBlank()))
                 .orElse(fallback)
                 .trim();
+        if (!settings.allowedBaseUrls().isEmpty()
+                && settings.allowedBaseUrls().stream().noneMatch(pattern -> matches(pattern, url))) {
+            throw new IllegalArgumentException("The managed policy does not allow the model server " + url
+                    + " (allowed: " + String.join(", ", settings.allowedBaseUrls()) + ").");
+        }
+        return url;
+    }
+
+    /** A pattern in which {@code *} spans any characters and everything else is literal matches the whole URL. */
+    static boolean matches(String pattern, String url) {
+        String regex = java.util.Arrays.stream(pattern.split("\\*", -1)).map(java.util.regex.Pattern::quote)
+                .collect(java.util.stream.Collectors.joining(".*"));
+        return java.util.regex.Pattern.compile(regex, java.util.regex.Pattern.DOTALL).matcher(url).matches();
     }
 
     /**

@@ -11,12 +11,21 @@ import java.util.Optional;
  * @param baseUrl the server, in the provider's SDK convention; empty for the provider's default
  *     (or its environment variable, such as {@code OPENAI_BASE_URL})
  * @param timeout how long one request may take
+ * @param allowedBaseUrls the servers the managed policy allows, as patterns in which {@code *} spans any
+ *     characters; empty for any. {@link BaseUrls#chosen} refuses a server none of them matches, whichever
+ *     way it was chosen (the command line, the config, the environment, the provider's default).
  */
-public record ModelSettings(String name, Optional<String> baseUrl, Duration timeout) {
+public record ModelSettings(String name, Optional<String> baseUrl, Duration timeout, java.util.List<String> allowedBaseUrls) {
 
     public ModelSettings {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
+        allowedBaseUrls = java.util.List.copyOf(allowedBaseUrls);
+    }
+
+    /** Settings with no managed restriction on the server. */
+    public ModelSettings(String name, Optional<String> baseUrl, Duration timeout) {
+        this(name, baseUrl, timeout, java.util.List.of());
     }
 }

@@ -1,0 +1,45 @@
+package dev.quiver.langchain4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The managed policy's allowed model servers hold however the server was chosen. */
+class BaseUrlsTest {
+
+    private static final String DEFAULT = "https://api.openai.com/v1";
+
+    private static String chosen(Optional<String> flag, Map<String, String> environment, List<String> allowed) {
+        return BaseUrls.chosen(new ModelSettings("m", flag, Duration.ofSeconds(1), allowed), environment::get,
+                "OPENAI_BASE_URL", DEFAULT);
+    }
+
+    @Test
+    void withoutAListAnyServerIsUsedFlagThenEnvironmentThenDefault() {
+        assertEquals("http://127.0.0.1:8000/v1", chosen(Optional.of(" http://127.0.0.1:8000/v1 "), Map.of(), List.of()));
+        assertEquals("http://env/v1", chosen(Optional.empty(), Map.of("OPENAI_BASE_URL", "http://env/v1"), List.of()));
+        assertEquals(DEFAULT, chosen(Optional.empty(), Map.of(), List.of()));
+    }
+
+    @Test
+    void aServerTheListDoesNotAdmitIsRefusedFromEveryRouteIncludingTheDefault() {
+        List<String> allowed = List.of("https://gateway.example.com/*");
+        assertEquals("https://gateway.example.com/openai/v1",
+                chosen(Optional.of("https://gateway.example.com/openai/v1"), Map.of(), allowed));
+        for (Optional<String> flag : List.of(Optional.of("http://attacker.example/v1"),
+                Optional.of("https://gateway.example.com.attacker.example/v1"), Optional.<String>empty())) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> chosen(flag, Map.of(), allowed));
+            assertTrue(refused.getMessage().contains("managed policy") && refused.getMessage().contains("gateway"),
+                    refused.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> chosen(Optional.empty(), Map.of("OPENAI_BASE_URL", "http://attacker.example/v1"), allowed));
+    }
+}
