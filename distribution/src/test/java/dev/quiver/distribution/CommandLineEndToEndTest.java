@@ -63,8 +63,7 @@ class CommandLineEndToEndTest {
         assertTrue(sets.containsAll(List.of("agent", "core", "edit-plus", "extra", "git")), sets.toString());
         assertFalse(sets.contains("net"), sets.toString());
         Path optIn = workspace();
-        Files.createDirectories(optIn.resolve(".quiver"));
-        Files.writeString(optIn.resolve(".quiver/config.json"), "{\"toolSets\": [\"net\"]}");
+        QuiverProcess.userConfig(optIn, "{\"toolSets\": [\"net\"]}");
         Run net = QuiverProcess.run(optIn, "tools", "--json");
         assertEquals(0, net.exitCode(), net.stderr());
         boolean webFetch = false;
@@ -201,7 +200,7 @@ class CommandLineEndToEndTest {
                 {"tool":"bash","args":{"command":"git status && make"}}
                 {"tool":"read_file","args":{"path":"deploy/.env"}}
                 """;
-        Run run = QuiverProcess.run(workspace, Map.of(), input, "check", "--batch", "-");
+        Run run = QuiverProcess.run(workspace, Map.of(), input, "check", "--trust-workspace", "--batch", "-");
         assertEquals(0, run.exitCode(), run.stderr());
         List<JsonNode> lines = jsonLines(run.stdout());
         assertEquals("allow", lines.get(0).get("decision").asText());

@@ -39,22 +39,21 @@ class McpClientEndToEndTest {
         if (permission != null) {
             config.set("permission", JSON.readTree(permission));
         }
-        Files.createDirectories(workspace.resolve(".quiver"));
-        Files.writeString(workspace.resolve(".quiver/config.json"), config.toString());
+        QuiverProcess.userConfig(workspace, config.toString());
         return workspace;
     }
 
     @Test
     void theServersToolsAreListedWithWhatTheyCostAndABrokenServerIsReported() throws Exception {
         Path workspace = workspace(null);
-        Run text = QuiverProcess.run(workspace, "tools");
+        Run text = QuiverProcess.run(workspace, "tools", "--with-mcp");
         assertEquals(0, text.exitCode(), text.stderr());
         assertTrue(text.stdout().contains("mcp__tiny__echo") && text.stdout().contains("mcp__tiny__crash"), text.stdout());
         assertTrue(text.stdout().matches("(?s).*mcp server tiny: 2 tools, [0-9,]+ schema bytes.*"), text.stdout());
         assertTrue(text.stderr().contains("mcp server broken failed to start") && text.stderr().contains("exited with code 4")
                 && text.stderr().contains("no such database"), text.stderr());
 
-        Run json = QuiverProcess.run(workspace, "tools", "--json");
+        Run json = QuiverProcess.run(workspace, "tools", "--json", "--with-mcp");
         assertEquals(0, json.exitCode(), json.stderr());
         JsonNode echo = null;
         for (JsonNode tool : JSON.readTree(json.stdout())) {

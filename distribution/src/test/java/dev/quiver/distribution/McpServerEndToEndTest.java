@@ -240,7 +240,7 @@ class McpServerEndToEndTest {
         Files.createDirectories(workspace.resolve(".quiver"));
         Files.writeString(workspace.resolve(".quiver/config.json"),
                 "{\"permission\":{\"bash\":{\"*\":\"ask\",\"echo *\":\"allow\"}}}");
-        Peer peer = new Peer(workspace);
+        Peer peer = new Peer(workspace, "--trust-workspace");
         peer.initialize();
 
         JsonNode asks = peer.call(1, "bash", "{\"command\":\"touch asked.txt\"}");

@@ -250,9 +250,7 @@ class PermissionEndToEndTest {
     @Test
     void invalidUtf8InACommandIsNotAllowedEvenWhereARuleAllowsTheCommandWord() throws Exception {
         Path workspace = workspace();
-        Files.createDirectories(workspace.resolve(".quiver"));
-        Files.writeString(workspace.resolve(".quiver/config.json"),
-                "{\"permission\":{\"bash\":{\"echo *\":\"allow\",\"touch *\":\"allow\"}}}");
+        QuiverProcess.userConfig(workspace, "{\"permission\":{\"bash\":{\"echo *\":\"allow\",\"touch *\":\"allow\"}}}");
         byte[] input = invalidUtf8Batch();
 
         Run checks = runWithBytes(workspace, input, "check", "--batch", "-");

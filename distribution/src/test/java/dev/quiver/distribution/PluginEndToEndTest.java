@@ -150,8 +150,7 @@ class PluginEndToEndTest {
         Run sign = quiver("catalog", "sign", index.toString(), "--key", keys.resolve("catalog-key.pem").toString());
         assertEquals(0, sign.exitCode(), sign.stderr());
         assertTrue(Files.exists(catalog.resolve("index.xml.sig")));
-        Files.createDirectories(workspace.resolve(".quiver"));
-        Files.writeString(workspace.resolve(".quiver/config.json"), "{\"catalogs\": [{\"path\": \"" + index
+        QuiverProcess.userConfig(workspace, "{\"catalogs\": [{\"path\": \"" + index
                 + "\", \"publicKey\": \"" + keys.resolve("catalog-key.pub.pem") + "\", \"trusted\": [\"com.example.hello\"]}]}");
 
         Run list = quiver("catalog", "list");

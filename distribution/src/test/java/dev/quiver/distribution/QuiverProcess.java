@@ -60,7 +60,7 @@ final class QuiverProcess {
         command.add(distribution.resolve("bin").resolve("quiver").toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workspace.toFile());
-        Path home = Files.createDirectories(workspace.resolveSibling(workspace.getFileName() + "-home"));
+        Path home = Files.createDirectories(home(workspace));
         builder.environment().put("HOME", home.toString());
         builder.environment().put("XDG_CONFIG_HOME", home.resolve(".config").toString());
         builder.environment().put("XDG_STATE_HOME", home.resolve(".state").toString());
@@ -82,6 +82,37 @@ final class QuiverProcess {
         Files.delete(out);
         Files.delete(err);
         return run;
+    }
+
+    /** The private home {@link #run} gives a workspace's runs. */
+    static Path home(Path workspace) {
+        return workspace.resolveSibling(workspace.getFileName() + "-home");
+    }
+
+    /** Writes the user's config file of a workspace's runs: what the user, not the repository, configured. */
+    static Path userConfig(Path workspace, String json) throws IOException {
+        Path file = home(workspace).resolve(".config/quiver/config.json");
+        Files.createDirectories(file.getParent());
+        return Files.writeString(file, json);
+    }
+
+    /**
+     * An installation of its own in {@code folder}, for a test that changes its {@code conf/}: {@code bin/}
+     * and {@code conf/} copied (the launcher finds its home from its script), everything else linked.
+     */
+    static Path linkedDistribution(Path folder) throws IOException {
+        Path source = distribution();
+        copyTree(source.resolve("bin"), folder.resolve("bin"), relative -> true);
+        copyTree(source.resolve("conf"), folder.resolve("conf"), relative -> true);
+        try (java.util.stream.Stream<Path> entries = Files.list(source)) {
+            for (Path entry : entries.toList()) {
+                String name = entry.getFileName().toString();
+                if (!name.equals("bin") && !name.equals("conf")) {
+                    Files.createSymbolicLink(folder.resolve(name), entry);
+                }
+            }
+        }
+        return folder;
     }
 
     static Run run(Path workspace, String... args) throws IOException, InterruptedException {

@@ -81,8 +81,7 @@ class StepUsageAndToolSetsEndToEndTest {
     @Test
     void anUnknownToolSetIsReportedInTheStartUpHeaderOfTools() throws Exception {
         Path workspace = workspace();
-        Files.createDirectories(workspace.resolve(".quiver"));
-        Files.writeString(workspace.resolve(".quiver/config.json"), "{\"toolSets\": [\"edit-plus\", \"gti\"]}");
+        QuiverProcess.userConfig(workspace, "{\"toolSets\": [\"edit-plus\", \"gti\"]}");
         Run run = QuiverProcess.run(workspace, "tools", "--json");
         assertEquals(0, run.exitCode(), run.stderr());
         assertTrue(run.stderr().contains("Unknown tool sets") && run.stderr().contains("gti"), run.stderr());
@@ -101,7 +100,12 @@ class StepUsageAndToolSetsEndToEndTest {
             Run first = QuiverProcess.run(workspace, Map.of(), "", "-p", "Remember the build", "--model", "openai/test",
                     "--base-url", model.baseUrl());
             assertEquals(0, first.exitCode(), first.stderr());
-            assertEquals("- The build is make check\n", Files.readString(workspace.resolve(".quiver/notes.md")));
+            assertFalse(Files.exists(workspace.resolve(".quiver/notes.md")), "notes are Quiver's state, not the repository's");
+            Path notes;
+            try (java.util.stream.Stream<Path> files = Files.walk(QuiverProcess.home(workspace))) {
+                notes = files.filter(file -> file.endsWith("state/notes.md")).findFirst().orElseThrow();
+            }
+            assertEquals("- The build is make check\n", Files.readString(notes));
             Run second = QuiverProcess.run(workspace, Map.of(), "", "-p", "Hi", "--model", "openai/test",
                     "--base-url", model.baseUrl());
             assertEquals(0, second.exitCode(), second.stderr());

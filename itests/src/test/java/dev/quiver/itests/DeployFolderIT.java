@@ -7,7 +7,6 @@ import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.Kernel;
 import dev.quiver.api.host.Platform;
 import dev.quiver.api.host.Session;
-import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.ToolInfo;
 import dev.quiver.api.host.TurnListener;
 import java.nio.file.Files;
@@ -68,7 +67,7 @@ public class DeployFolderIT {
 
     @Test
     public void droppingTheExampleIntoTheFolderBringsItsToolAndDeletingItTakesItAway() throws Exception {
-        try (Session session = kernel.open(SessionOptions.headless(workspace))) {
+        try (Session session = kernel.open(TestCatalog.trusted(workspace))) {
             Path jar = Files.copy(PlatformIT.exampleJar(), deployFolder().resolve("hello-tool-1.0.0.jar"));
             awaitTrue("the hello tool appears", () -> has(session, "hello"));
             ToolInfo hello = session.registered().stream().filter(t -> t.name().equals("hello")).findFirst().get();
@@ -89,7 +88,7 @@ public class DeployFolderIT {
         Path listed = Bundles.tool(catalog.folder, "com.example.listed", "1.0.0", "listed", "read", "echo", "ok", false);
         catalog.writeJars(listed);
         TestCatalog.config(workspace, "{\"catalogs\": {\"enforce\": true, \"sources\": [" + catalog.source(false) + "]}}");
-        try (Session session = kernel.open(SessionOptions.headless(workspace))) {
+        try (Session session = kernel.open(TestCatalog.trusted(workspace))) {
             assertTrue(platform.enforcing());
             Files.copy(Bundles.tool(temp, "com.example.stranger", "1.0.0", "stranger", "read", "echo", "no", false),
                     deployFolder().resolve("stranger.jar"));
@@ -115,7 +114,7 @@ public class DeployFolderIT {
 
     @Test
     public void whenASessionTurnsEnforcementOnARunningJarOutsideTheCataloguesIsStopped() throws Exception {
-        try (Session open = kernel.open(SessionOptions.headless(workspace))) {
+        try (Session open = kernel.open(TestCatalog.trusted(workspace))) {
             Files.copy(Bundles.tool(temp, "com.example.early", "1.0.0", "early", "read", "echo", "e", false),
                     deployFolder().resolve("early.jar"));
             awaitTrue("the early tool appears", () -> has(open, "early"));
@@ -123,7 +122,7 @@ public class DeployFolderIT {
             Path strict = Files.createDirectories(temp.resolve("strict"));
             TestCatalog catalog = new TestCatalog(temp.resolve("catalog")).writeJars();
             TestCatalog.config(strict, "{\"catalogs\": {\"enforce\": true, \"sources\": [" + catalog.source(false) + "]}}");
-            try (Session enforcing = kernel.open(SessionOptions.headless(strict))) {
+            try (Session enforcing = kernel.open(TestCatalog.trusted(strict))) {
                 awaitTrue("the early tool is gone", () -> !has(enforcing, "early"));
                 Platform.BundleInfo early = info("com.example.early").get();
                 assertEquals("installed", early.state());
@@ -135,7 +134,7 @@ public class DeployFolderIT {
     @Test
     public void aJarThatIsNotABundleInTheFolderHarmsNothing() throws Exception {
         Files.writeString(workspace.resolve("notes.txt"), "fine\n");
-        try (Session session = kernel.open(SessionOptions.headless(workspace))) {
+        try (Session session = kernel.open(TestCatalog.trusted(workspace))) {
             Files.copy(Bundles.plainJar(temp, "plain"), deployFolder().resolve("plain.jar"));
             Files.writeString(deployFolder().resolve("broken.jar"), "this is not a zip file");
             Thread.sleep(1500);

@@ -6,7 +6,6 @@ import static org.junit.Assert.assertTrue;
 import dev.quiver.api.host.Kernel;
 import dev.quiver.api.host.Platform;
 import dev.quiver.api.host.Session;
-import dev.quiver.api.host.SessionOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.inject.Inject;
@@ -65,7 +64,7 @@ public class EnforcementIT {
         Path listed = Bundles.tool(catalog.folder, "com.example.listed", "1.0.0", "listed", "read", "echo", "ok", false);
         catalog.writeJars(listed);
         enforce();
-        try (Session session = kernel.open(SessionOptions.headless(workspace))) {
+        try (Session session = kernel.open(TestCatalog.trusted(workspace))) {
             Bundle stranger = context.installBundle(Bundles.tool(temp, "com.example.stranger", "1.0.0", "stranger", "read",
                     "echo", "no", false).toUri().toString());
             try {
@@ -93,7 +92,7 @@ public class EnforcementIT {
         catalog.writeJars();
         enforce();
         System.clearProperty("quiver.fixture.sneaky");
-        try (Session session = kernel.open(SessionOptions.headless(workspace))) {
+        try (Session session = kernel.open(TestCatalog.trusted(workspace))) {
             Bundle sneaky = context.installBundle(Bundles.sneaky(temp).toUri().toString());
             sneaky.start();
             Thread.sleep(500); // the component runtime creates immediate components on its own thread
@@ -110,7 +109,7 @@ public class EnforcementIT {
     @Test
     public void withoutEnforcementTheSameBundlesRun() throws Exception {
         System.clearProperty("quiver.fixture.sneaky");
-        try (Session session = kernel.open(SessionOptions.headless(workspace))) {
+        try (Session session = kernel.open(TestCatalog.trusted(workspace))) {
             assertTrue(!platform.enforcing());
             Bundle sneaky = context.installBundle(Bundles.sneaky(temp).toUri().toString());
             sneaky.start();

@@ -66,7 +66,7 @@ public class HotSwapBenchmark {
         List<Long> dropIn = new ArrayList<>();
         List<Long> dropOut = new ArrayList<>();
         try (Session session = kernel.open(new SessionOptions(workspace, Optional.empty(), true, false, false,
-                Optional.empty(), Optional.empty(), Optional.empty()))) {
+                Optional.empty(), Optional.empty(), Optional.empty(), true, false))) {
             for (int round = 0; round < ROUNDS + 2; round++) {
                 boolean counted = round >= 2; // two warm-up rounds
                 catalog.writeJars(v1);

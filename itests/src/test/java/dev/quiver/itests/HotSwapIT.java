@@ -82,7 +82,7 @@ public class HotSwapIT {
         for (int i = 0; i < THREADS; i++) {
             // yolo: the calls repeat identically outside any turn, and the repeat rule would ask (deny) from the third
             sessions.add(kernel.open(new SessionOptions(workspace, Optional.empty(), true, false, false, Optional.empty(),
-                    Optional.empty(), Optional.empty())));
+                    Optional.empty(), Optional.empty(), true, false)));
         }
         platform.install(NAME);
         WeakReference<Class<?>> firstRevision = new WeakReference<>(bundle().loadClass(Bundles.TOOL_CLASS));

@@ -12,7 +12,6 @@ import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.Kernel;
 import dev.quiver.api.host.Platform;
 import dev.quiver.api.host.Session;
-import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.ToolInfo;
 import dev.quiver.api.host.TurnListener;
 import java.io.File;
@@ -76,7 +75,7 @@ public class PlatformIT {
     }
 
     private Session session() {
-        return kernel.open(SessionOptions.headless(workspace));
+        return kernel.open(TestCatalog.trusted(workspace));
     }
 
     private void useCatalog(boolean signed, String... trusted) throws Exception {

@@ -9,7 +9,6 @@ import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.Kernel;
 import dev.quiver.api.host.Platform;
 import dev.quiver.api.host.Session;
-import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.TurnListener;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -102,7 +101,7 @@ public class RemoteCatalogIT {
     }
 
     private Session session() {
-        return kernel.open(SessionOptions.headless(workspace));
+        return kernel.open(TestCatalog.trusted(workspace));
     }
 
     private Path echoTool() throws Exception {

@@ -101,6 +101,15 @@ final class TestCatalog {
         return json.append("]}").toString();
     }
 
+    /**
+     * A headless session that trusts its workspace for this run, as {@code --trust-workspace} does: the
+     * tests write the workspace's .quiver/config.json and mean it to count in full.
+     */
+    static dev.quiver.api.host.SessionOptions trusted(Path workspace) {
+        return new dev.quiver.api.host.SessionOptions(workspace, java.util.Optional.empty(), false, false, false,
+                java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(), true, false);
+    }
+
     /** Writes a workspace's .quiver/config.json. */
     static void config(Path workspace, String json) throws IOException {
         Path file = Files.createDirectories(workspace.resolve(".quiver")).resolve("config.json");

@@ -27,6 +27,16 @@ public interface ToolContext {
     java.util.Map<String, String> environment();
 
     /**
+     * A folder outside the working tree, Quiver's own, where a tool keeps what it knows about this
+     * workspace across sessions (the agent's notes, say): never in the user's repository, never
+     * written by a cloned repository, not visible in the shell's sandbox. It may not exist yet; the
+     * tool creates it. Empty where the front end keeps no state (a test, a throw-away context).
+     */
+    default java.util.Optional<java.nio.file.Path> stateFolder() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Streams output to the front end while the call runs (the terminal shows it live;
      * headless and MCP front ends ignore it). It is not part of the result.
      */

@@ -37,7 +37,7 @@ final class CheckCommand implements Callable<Integer> {
             terminal.err().println("quiver check: give TOOL 'JSON', or --batch FILE|- (not both).");
             return ExitCodes.USAGE;
         }
-        try (Session session = root.open(common.over(root.common), false, terminal.err())) {
+        try (Session session = root.inspect(common.over(root.common), terminal.err())) {
             if (batch != null) {
                 BatchLine.each(batch, terminal.in(), line -> {
                     if (line.error() != null) {

@@ -29,6 +29,9 @@ final class CommonOptions {
     @Option(names = "--base-url", paramLabel = "URL", description = "Model server, e.g. http://127.0.0.1:8000/v1")
     String baseUrl;
 
+    @Option(names = "--trust-workspace", description = "Trust the workspace's config for this run only (a CI job on its own repository)")
+    boolean trustWorkspace;
+
     /** These options with unset values taken from the options given before the subcommand. */
     CommonOptions over(CommonOptions parent) {
         CommonOptions merged = new CommonOptions();
@@ -38,6 +41,7 @@ final class CommonOptions {
         merged.readOnly = readOnly || parent.readOnly;
         merged.model = model != null ? model : parent.model;
         merged.baseUrl = baseUrl != null ? baseUrl : parent.baseUrl;
+        merged.trustWorkspace = trustWorkspace || parent.trustWorkspace;
         return merged;
     }
 
@@ -46,9 +50,18 @@ final class CommonOptions {
     }
 
     SessionOptions session(boolean interactive, Optional<String> resume) {
-        Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
-        return new SessionOptions(root, Optional.ofNullable(config), yolo, interactive, readOnly,
+        return session(interactive, resume, false);
+    }
+
+    /** @param inspectOnly the session only lists tools or checks calls, and starts nothing */
+    SessionOptions session(boolean interactive, Optional<String> resume, boolean inspectOnly) {
+        return new SessionOptions(root(), Optional.ofNullable(config), yolo, interactive, readOnly,
                 Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()),
-                resume);
+                resume, trustWorkspace, inspectOnly);
+    }
+
+    /** The workspace: --workspace, else the current directory. */
+    Path root() {
+        return workspace != null ? workspace : Path.of("").toAbsolutePath();
     }
 }

@@ -63,7 +63,16 @@ final class RootCommand implements Callable<Integer> {
     }
 
     Session open(CommonOptions options, boolean interactive, PrintStream headerStream, java.util.Optional<String> resume) {
-        Session session = kernel.open(options.session(interactive, resume));
+        return open(options.session(interactive, resume), headerStream);
+    }
+
+    /** Opens a session that only lists tools or checks calls: it starts nothing (no MCP server, no process). */
+    Session inspect(CommonOptions options, PrintStream headerStream) {
+        return open(options.session(false, java.util.Optional.empty(), true), headerStream);
+    }
+
+    private Session open(dev.quiver.api.host.SessionOptions options, PrintStream headerStream) {
+        Session session = kernel.open(options);
         headerStream.println(Header.line(version, session, services.shell()));
         for (String warning : session.warnings()) {
             headerStream.println("warning: " + warning);

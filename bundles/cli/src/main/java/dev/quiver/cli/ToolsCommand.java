@@ -25,10 +25,15 @@ final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON array: name, set, access, decision, bundle, schema_bytes")
     boolean json;
 
+    @Option(names = "--with-mcp", description = "Start the configured MCP servers to list their tools too (tools alone starts nothing)")
+    boolean withMcp;
+
     @Override
     public Integer call() {
         PrintStream out = root.terminal.out();
-        try (Session session = root.open(common.over(root.common), false, json ? root.terminal.err() : out)) {
+        CommonOptions options = common.over(root.common);
+        PrintStream header = json ? root.terminal.err() : out;
+        try (Session session = withMcp ? root.open(options, false, header) : root.inspect(options, header)) {
             List<ToolInfo> tools = session.tools();
             if (json) {
                 ArrayNode array = Output.MAPPER.createArrayNode();

@@ -79,6 +79,7 @@ final class AgentLoop {
     private final TokenCounter tokens = new TokenCounter();
     private final List<String> compactedTurns = new ArrayList<>();
     private List<ChatMessage> history;
+    private volatile Notes notes = Notes.NONE;
 
     AgentLoop(Models models, CallChain chain, Supplier<List<RegisteredTool>> offered, Path workspace, boolean interactive,
             SessionStore.Recorder recorder, List<ChatMessage> history, int contextTokens, Duration requestTimeout,
@@ -93,6 +94,12 @@ final class AgentLoop {
         this.history = new ArrayList<>(history);
         this.contextTokens = contextTokens;
         this.requestTimeout = requestTimeout;
+    }
+
+    /** The notes each step's prompt lists while {@code remember} is offered. */
+    AgentLoop withNotes(Notes kept) {
+        this.notes = kept;
+        return this;
     }
 
     /** Aborts the turn in progress: the model request is abandoned and send throws as soon as it can. */
@@ -204,12 +211,12 @@ final class AgentLoop {
     private Step request(List<RegisteredTool> tools, TurnListener listener) {
         List<ToolSpecification> specifications = specifications(tools);
         String system = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
-                chain.sections().render());
+                chain.sections().render(), notes);
         compactIfNeeded(system, specifications, listener);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
         // built again: compaction may have dropped turns the prompt now mentions
         messages.add(SystemMessage.from(SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
-                chain.sections().render())));
+                chain.sections().render(), notes)));
         messages.addAll(history);
         ChatRequest.Builder request = ChatRequest.builder().messages(messages);
         if (!specifications.isEmpty()) {

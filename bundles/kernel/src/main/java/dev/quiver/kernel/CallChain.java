@@ -77,6 +77,8 @@ final class CallChain {
     private final Set<CallContext> running = new CopyOnWriteArraySet<>();
     private final java.util.function.Predicate<String> wasUnloaded;
     private final Supplier<Map<String, String>> environment;
+    private volatile Supplier<Optional<java.nio.file.Path>> stateFolder = Optional::empty;
+    private volatile Redactor redactor;
 
     CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
             Modes modes, Duration timeout, AuditLog audit,
@@ -101,6 +103,23 @@ final class CallChain {
         this.modes = modes;
         this.timeout = timeout;
         this.audit = audit;
+    }
+
+    /** Where tools keep the workspace's state across sessions; found when a tool first asks. */
+    CallChain withStateFolder(Supplier<Optional<java.nio.file.Path>> folder) {
+        this.stateFolder = folder;
+        return this;
+    }
+
+    /** Replaces known secret values in every result, streamed output and audit line from now on. */
+    CallChain withRedactor(Redactor values) {
+        this.redactor = values;
+        return this;
+    }
+
+    private String redacted(String text) {
+        Redactor current = redactor;
+        return current == null ? text : current.redact(text);
     }
 
     /** A call that was prepared: its tool, arguments, subjects and parsed commands, or why it cannot run. */
@@ -197,7 +216,8 @@ final class CallChain {
                         + "permission rule or run with --yolo.");
             }
         }
-        audit.record(name, prepared.subjects(), verdict, verdict.by().equals(PermissionEngine.BY_RULE)
+        audit.record(name, prepared.subjects().stream().map(subject -> new Subject(subject.kind(),
+                redacted(subject.value()))).toList(), verdict, verdict.by().equals(PermissionEngine.BY_RULE)
                 ? decided.rule() : Optional.empty());
         if (verdict.decision() == Decision.DENY) {
             String message;
@@ -286,7 +306,9 @@ final class CallChain {
         if (refusal.isPresent()) {
             return new Decided(new Verdict(Decision.DENY, BY_GUARD, refusal.get()), Optional.empty(), List.of());
         }
-        Decided decided = engine.decide(tool.name(), tool.access(), autoApproved(tool), prepared.subjects(),
+        // a commit puts a file's content into history for good: the git set's paths are judged as reads
+        boolean publishes = tool.set().filter("git"::equals).isPresent();
+        Decided decided = engine.decide(tool.name(), tool.access(), publishes, autoApproved(tool), prepared.subjects(),
                 prepared.commands(), grants);
         if (countRepeat) {
             int count = repeats.merge(prepared.key(), 1, Integer::sum);
@@ -300,6 +322,15 @@ final class CallChain {
     }
 
     private Optional<String> guardRefusal(Prepared prepared) {
+        if (prepared.tool().access() != Access.READ && prepared.tool().access() != Access.STATE) {
+            for (Subject subject : prepared.subjects()) {
+                if (subject.kind() == Subject.Kind.PATH && protectedPath(subject.value())) {
+                    return Optional.of(subject.value() + " is inside the workspace's .git or .quiver folder, which no "
+                            + "file tool changes: .git is the repository's own data (commit with git_commit), .quiver "
+                            + "holds Quiver's configuration of the workspace, which only the user edits.");
+                }
+            }
+        }
         for (ParsedCommand command : prepared.commands()) {
             Optional<String> refusal = CommandGuard.refusal(command, this::ignoredInsideWorkspace);
             if (refusal.isPresent()) {
@@ -324,6 +355,14 @@ final class CallChain {
         return Optional.empty();
     }
 
+    private boolean protectedPath(String path) {
+        try {
+            return workspace.isProtected(workspace.resolve(path));
+        } catch (ToolException outside) {
+            return false; // outside the workspace: the rules and the jail judge it
+        }
+    }
+
     private boolean ignoredInsideWorkspace(String path) {
         try {
             java.nio.file.Path resolved = workspace.resolve(path);
@@ -339,8 +378,15 @@ final class CallChain {
         if (service.isEmpty()) {
             return outcome(tool.name(), Status.ERROR, unloaded(tool.name(), false), started, verdict);
         }
-        CallContext context = new CallContext(workspace, settings, environment, sections::put, text -> listener.callOutput(tool.name(), text));
+        CallContext context = new CallContext(workspace, settings, environment, sections::put,
+                text -> listener.callOutput(tool.name(), redacted(text)))
+                .withStateFolder(stateFolder);
         running.add(context);
+        Redactor values = redactor;
+        if (values != null) {
+            // the first look walks the whole tree for secret files: done while the tool runs
+            workers.execute(values::refresh);
+        }
         Future<ToolResult> future;
         try {
             future = workers.submit(() -> service.get().call(prepared.arguments(), context));
@@ -410,8 +456,13 @@ final class CallChain {
         return subjects.isEmpty() ? "*" : subjects.stream().map(Subject::value).collect(Collectors.joining("\n"));
     }
 
-    private static CallOutcome outcome(String tool, Status status, String output, long started, Verdict verdict) {
+    /** A call's outcome, its text capped and with known secret values replaced (after the tool ran: it may have made some). */
+    private CallOutcome outcome(String tool, Status status, String output, long started, Verdict verdict) {
+        Redactor values = redactor;
+        if (values != null && status != Status.DENIED) {
+            values.refresh();
+        }
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        return new CallOutcome(tool, status, ResultCap.cap(output), elapsed, verdict);
+        return new CallOutcome(tool, status, ResultCap.cap(redacted(output)), elapsed, verdict);
     }
 }

@@ -11,6 +11,7 @@ final class CallContext implements ToolContext {
     private final java.util.function.Function<String, java.util.Optional<Object>> config;
     private final java.util.function.Supplier<java.util.Map<String, String>> environment;
     private final Consumer<String> output;
+    private java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> stateFolder = java.util.Optional::empty;
     private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
 
@@ -32,6 +33,11 @@ final class CallContext implements ToolContext {
     @Override
     public java.util.Map<String, String> environment() {
         return environment.get();
+    }
+
+    @Override
+    public java.util.Optional<java.nio.file.Path> stateFolder() {
+        return stateFolder.get();
     }
 
     @Override
@@ -58,6 +64,12 @@ final class CallContext implements ToolContext {
     @Override
     public boolean isCancelled() {
         return cancelled;
+    }
+
+    /** The workspace's state folder, for the tools that keep state across sessions. */
+    CallContext withStateFolder(java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> folder) {
+        this.stateFolder = folder;
+        return this;
     }
 
     void cancel() {

@@ -2,64 +2,154 @@ package dev.quiver.kernel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.api.host.HostException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The user's configuration: a file given with {@code --config}, then the workspace's
- * {@code .quiver/config.json}, then the user's {@code ~/.config/quiver/config.json}. Each top-level
- * key is taken from the first file that has it. A file that cannot be read or parsed is reported
- * and skipped, so Quiver still starts with the other files and the defaults.
+ * The configuration of a session, in three layers of authority (docs/configuration.md):
+ *
+ * <ol>
+ *   <li><b>managed</b>: the files an organisation deploys ({@code /etc/quiver/managed.json}, the
+ *       installation's {@code conf/managed.json}). A key it sets is fixed; its permission rules are
+ *       merged with everyone's, and the strictest decision wins, so nothing below can loosen them; only
+ *       it may set the {@code allowed*} lists. A managed file that cannot be read is fatal: Quiver
+ *       refuses to start rather than run without the policy.</li>
+ *   <li><b>user</b>: the {@code --config} file, then {@code ~/.config/quiver/config.json}; within the
+ *       layer each key comes from the first file that has it.</li>
+ *   <li><b>workspace</b>: {@code .quiver/config.json}. Until the user trusts the workspace it may only
+ *       narrow: deny and ask rules, fewer tool sets, lower limits. Every other key is ignored and
+ *       reported. A trusted workspace adds what the user left unset, but never {@code shell.env}, and
+ *       its rules, like everyone's, cannot loosen a stricter one.</li>
+ * </ol>
+ *
+ * <p>Files that cannot be read (other than managed ones) are reported and skipped. The files are read
+ * again when one changes ({@link #reloadIfChanged}); so is the workspace's trust, which is tied to the
+ * content of its config: a changed file is untrusted until trusted again.
  */
 final class Config {
 
+    /** Where a value came from, highest authority first. */
+    enum Layer {
+        MANAGED, USER, WORKSPACE
+    }
+
+    /** Keys an untrusted workspace may set, each only to narrow what the layers above allow. */
+    static final Set<String> NARROWING = Set.of("permission", "toolSets", "toolTimeout", "modelTimeout", "contextTokens");
+    /** Keys only the managed policy may set. */
+    static final Set<String> MANAGED_ONLY = Set.of("allowedModels", "allowedBaseUrls", "allowedMcpServers",
+            "allowedCatalogs");
+    /** Object keys merged field by field across layers: a field the managed policy sets is fixed. */
+    private static final Set<String> FIELD_MERGED = Set.of("shell", "net");
+    /** Fields of object keys that no workspace may set, trusted or not. */
+    private static final Map<String, Set<String>> NEVER_FROM_WORKSPACE = Map.of("shell", Set.of("env"));
+
+    /** Where the files are, and how the workspace's trust is judged. */
+    record Files(List<Path> managed, Optional<Path> explicit, Optional<Path> user, Path workspaceRoot,
+            Trust trust) {
+
+        Path workspaceFile() {
+            return workspaceRoot.resolve(".quiver").resolve("config.json");
+        }
+
+        List<Path> all() {
+            List<Path> all = new ArrayList<>(managed);
+            explicit.ifPresent(all::add);
+            user.ifPresent(all::add);
+            all.add(workspaceFile());
+            return all;
+        }
+    }
+
+    /** Whether the user trusts a workspace as its files are now. */
+    interface Trust {
+        boolean trusts(Path workspaceRoot);
+    }
+
+    /** One file's parsed content. */
+    record Source(Path file, Layer layer, JsonNode root) {
+    }
+
+    /** A configured value and the file it came from. */
+    record Value(JsonNode node, Path file) {
+    }
+
+    /** A permission value with where it came from; {@code narrowOnly} drops its allow entries. */
+    record Permission(Path file, Layer layer, boolean narrowOnly, JsonNode node) {
+    }
+
+    private final Files files;
+    private final List<String> warnings = new CopyOnWriteArrayList<>();
     private volatile List<Source> sources;
-    private final List<String> warnings;
-    private final List<Path> files;
+    private volatile boolean trusted;
+    private volatile List<String> held = List.of();
     private volatile String stamp;
     private volatile long generation;
 
-    /** One file's parsed content. */
-    record Source(Path file, JsonNode root) {
-    }
-
-    private Config(List<Path> files, List<Source> sources, List<String> warnings) {
+    private Config(Files files) {
         this.files = files;
-        this.sources = sources;
-        this.warnings = warnings;
-        this.stamp = stamp(files);
     }
 
+    /**
+     * Reads every layer.
+     *
+     * @throws HostException when a managed policy file exists but cannot be read or holds a bad value
+     */
+    static Config load(Files files) {
+        Config config = new Config(files);
+        config.stamp = stamp(files.all());
+        config.read(true);
+        return config;
+    }
+
+    /** For tests and the old call sites: no managed policy, and a workspace trusted as the flag says. */
     static Config load(Optional<Path> explicit, Path workspace, Map<String, String> environment) {
-        List<Path> files = new ArrayList<>();
-        explicit.ifPresent(files::add);
-        files.add(workspace.resolve(".quiver").resolve("config.json"));
-        userConfigFile(environment).ifPresent(files::add);
-        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-        return new Config(List.copyOf(files), read(files, explicit, warnings), warnings);
+        return load(new Files(List.of(), explicit, userConfigFile(environment), workspace, root -> true));
     }
 
     /** The config files, first read first. */
     List<Path> files() {
-        return files;
+        return files.all();
+    }
+
+    /** Whether the workspace layer is trusted now. */
+    boolean trusted() {
+        return trusted;
+    }
+
+    /**
+     * What the untrusted workspace's config holds that was ignored ({@code "model"}, {@code "allow
+     * rules for bash"}); empty when the workspace is trusted or asks for nothing more.
+     */
+    List<String> held() {
+        return held;
     }
 
     /**
      * Reads the files again when one of them changed since they were read; returns whether they had.
-     * New problems are added to the warnings.
+     * New problems are added to the warnings. A managed file that became unreadable keeps the policy
+     * read before (reported), since running without it would loosen it.
      */
     synchronized boolean reloadIfChanged() {
-        String now = stamp(files);
+        String now = stamp(files.all());
         if (now.equals(stamp)) {
             return false;
         }
         stamp = now;
-        sources = read(files, Optional.empty(), warnings);
+        read(false);
         generation++;
         return true;
     }
@@ -73,7 +163,8 @@ final class Config {
         StringBuilder stamp = new StringBuilder();
         for (Path file : files) {
             try {
-                stamp.append(Files.getLastModifiedTime(file).toMillis()).append(':').append(Files.size(file)).append(';');
+                stamp.append(java.nio.file.Files.getLastModifiedTime(file).toMillis()).append(':')
+                        .append(java.nio.file.Files.size(file)).append(';');
             } catch (IOException missing) {
                 stamp.append("-;");
             }
@@ -81,30 +172,173 @@ final class Config {
         return stamp.toString();
     }
 
-    private static List<Source> read(List<Path> files, Optional<Path> explicit, List<String> warnings) {
-        List<Source> sources = new ArrayList<>();
-        for (Path file : files) {
-            if (!Files.exists(file)) {
-                if (explicit.isPresent() && file.equals(explicit.get())) {
-                    warnings.add("Config file " + file + " does not exist; using the other files and the defaults.");
-                }
-                continue;
+    private void read(boolean first) {
+        List<Source> read = new ArrayList<>();
+        List<String> managedProblems = new ArrayList<>();
+        for (Path file : files.managed()) {
+            readManaged(file, managedProblems).ifPresent(root -> read.add(new Source(file, Layer.MANAGED, root)));
+        }
+        if (!managedProblems.isEmpty()) {
+            if (first) {
+                throw new HostException(String.join(" ", managedProblems) + " Quiver does not start without the "
+                        + "managed policy; ask whoever manages this machine to fix it.");
             }
-            try {
-                JsonNode root = Json.MAPPER.readTree(Files.readString(file));
-                if (root == null || !root.isObject()) {
-                    warnings.add("Config file " + file + " is not a JSON object; ignoring it.");
-                    continue;
+            // running on without the policy would loosen it: the one read before stays
+            warnings.addAll(managedProblems);
+            read.clear();
+            sources.stream().filter(s -> s.layer() == Layer.MANAGED).forEach(read::add);
+        }
+        files.explicit().ifPresent(file -> readOrdinary(file, true).ifPresent(root -> read.add(new Source(file, Layer.USER,
+                root))));
+        files.user().ifPresent(file -> readOrdinary(file, false).ifPresent(root -> read.add(new Source(file, Layer.USER,
+                root))));
+        Path workspaceFile = files.workspaceFile();
+        Optional<JsonNode> workspace = readOrdinary(workspaceFile, false);
+        workspace.ifPresent(root -> read.add(new Source(workspaceFile, Layer.WORKSPACE, root)));
+        for (Source source : read) {
+            if (source.layer() != Layer.MANAGED) {
+                for (String key : MANAGED_ONLY) {
+                    if (source.root().has(key)) {
+                        warnings.add("Config key '" + key + "' in " + source.file() + " is ignored: only the managed "
+                                + "policy (/etc/quiver/managed.json or the installation's conf/managed.json) sets it.");
+                    }
                 }
-                sources.add(new Source(file, root));
-            } catch (JsonProcessingException e) {
-                warnings.add("Config file " + file + " is not valid JSON (" + e.getOriginalMessage() + " at line "
-                        + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + "); ignoring it.");
-            } catch (IOException e) {
-                warnings.add("Config file " + file + " cannot be read (" + e.getMessage() + "); ignoring it.");
             }
         }
-        return List.copyOf(sources);
+        boolean trustedNow;
+        try {
+            trustedNow = files.trust().trusts(files.workspaceRoot());
+        } catch (RuntimeException e) {
+            trustedNow = false; // a trust store that cannot be read trusts nothing
+        }
+        sources = List.copyOf(read);
+        trusted = trustedNow;
+        List<String> heldNow = new ArrayList<>();
+        if (!trustedNow) {
+            workspace.ifPresent(root -> heldNow.addAll(heldBack(root)));
+            if (java.nio.file.Files.isRegularFile(files.workspaceRoot().resolve(Notes.SHARED), LinkOption.NOFOLLOW_LINKS)) {
+                heldNow.add(Notes.SHARED + " (kept out of the prompt)");
+            }
+        }
+        held = List.copyOf(heldNow);
+    }
+
+    private static Optional<JsonNode> readManaged(Path file, List<String> problems) {
+        if (!java.nio.file.Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode root = Json.MAPPER.readTree(text(file));
+            if (root == null || !root.isObject()) {
+                problems.add("The managed policy " + file + " is not a JSON object.");
+                return Optional.empty();
+            }
+            for (String key : MANAGED_ONLY) {
+                JsonNode list = root.get(key);
+                if (list != null && !(list.isArray() && iterable(list.elements()).stream()
+                        .allMatch(item -> item.isTextual() || (key.equals("allowedMcpServers") && item.isObject())))) {
+                    problems.add("The managed policy " + file + " has a bad '" + key + "': it must be a list of "
+                            + (key.equals("allowedMcpServers") ? "server names or {\"name\", \"command\", \"url\"} objects"
+                                    : "patterns") + ".");
+                }
+            }
+            return Optional.of(root);
+        } catch (JsonProcessingException e) {
+            problems.add("The managed policy " + file + " is not valid JSON (" + e.getOriginalMessage() + " at line "
+                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ").");
+        } catch (IOException e) {
+            problems.add("The managed policy " + file + " cannot be read (" + e.getMessage() + ").");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<JsonNode> readOrdinary(Path file, boolean named) {
+        if (!java.nio.file.Files.exists(file)) {
+            if (named) {
+                warnings.add("Config file " + file + " does not exist; using the other files and the defaults.");
+            }
+            return Optional.empty();
+        }
+        try {
+            JsonNode root = Json.MAPPER.readTree(text(file));
+            if (root == null || !root.isObject()) {
+                warnings.add("Config file " + file + " is not a JSON object; ignoring it.");
+                return Optional.empty();
+            }
+            return Optional.of(root);
+        } catch (JsonProcessingException e) {
+            warnings.add("Config file " + file + " is not valid JSON (" + e.getOriginalMessage() + " at line "
+                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + "); ignoring it.");
+        } catch (IOException e) {
+            warnings.add("Config file " + file + " cannot be read (" + e.getMessage() + "); ignoring it.");
+        }
+        return Optional.empty();
+    }
+
+    /** Config files are small: one that is not a regular file or is huge is refused before it is read. */
+    static final long MAX_BYTES = 1024 * 1024;
+
+    /**
+     * A config file's text. A link is followed (dotfile repositories link the user's config), but a
+     * pipe, a device or a huge file, which a hostile repository could plant as its config to hang or
+     * exhaust a start, is refused.
+     */
+    static String text(Path file) throws IOException {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new IOException("not a regular file");
+        }
+        if (java.nio.file.Files.size(file) > MAX_BYTES) {
+            throw new IOException("larger than " + MAX_BYTES / 1024 + " KB");
+        }
+        byte[] bytes;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            bytes = in.readNBytes((int) MAX_BYTES + 1);
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new IOException("larger than " + MAX_BYTES / 1024 + " KB");
+        }
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** What an untrusted workspace's config asks for beyond narrowing, in words for the user. */
+    private static List<String> heldBack(JsonNode root) {
+        List<String> held = new ArrayList<>();
+        for (Iterator<String> names = root.fieldNames(); names.hasNext();) {
+            String key = names.next();
+            if (MANAGED_ONLY.contains(key)) {
+                continue; // reported as managed-only already
+            }
+            if (key.equals("permission")) {
+                Set<String> tools = new java.util.TreeSet<>();
+                JsonNode permission = root.get(key);
+                if (permission.isObject()) {
+                    permission.fields().forEachRemaining(tool -> {
+                        JsonNode table = tool.getValue();
+                        boolean allows = table.isTextual() ? isAllow(table)
+                                : table.isObject() && iterable(table.elements()).stream().anyMatch(Config::isAllow);
+                        if (allows) {
+                            tools.add(tool.getKey());
+                        }
+                    });
+                }
+                if (!tools.isEmpty()) {
+                    held.add("allow rules for " + String.join(", ", tools));
+                }
+            } else if (!NARROWING.contains(key)) {
+                held.add(key);
+            }
+        }
+        return held;
+    }
+
+    private static boolean isAllow(JsonNode decision) {
+        return decision.isTextual() && decision.asText().strip().equalsIgnoreCase("allow");
+    }
+
+    private static <T> List<T> iterable(Iterator<T> iterator) {
+        List<T> all = new ArrayList<>();
+        iterator.forEachRemaining(all::add);
+        return all;
     }
 
     static Optional<Path> userConfigFile(Map<String, String> environment) {
@@ -116,32 +350,209 @@ final class Config {
         return home == null || home.isBlank() ? Optional.empty() : Optional.of(Path.of(home, ".config", "quiver", "config.json"));
     }
 
-    /** The value of a top-level key from the first file that has it. */
+    /** Whether a source's value of a key counts: an untrusted workspace counts for narrowing keys only. */
+    private boolean counts(Source source, String key) {
+        if (MANAGED_ONLY.contains(key)) {
+            return source.layer() == Layer.MANAGED;
+        }
+        return source.layer() != Layer.WORKSPACE || trusted;
+    }
+
+    /**
+     * The value of a top-level key: the managed policy's, else the first user file's, else a trusted
+     * workspace's. {@code shell} and {@code net} merge field by field, so a field the managed policy
+     * sets stays; {@code mcp} merges its servers by name, the higher layer's entry winning. An
+     * untrusted workspace contributes nothing here (see {@link #narrowing}).
+     */
     Optional<Value> get(String key) {
+        List<Source> current = sources;
+        if (key.equals("mcp")) {
+            return mergedServers(current);
+        }
+        Optional<Value> found = Optional.empty();
+        for (Source source : current) {
+            JsonNode value = source.root().get(key);
+            if (value == null || value.isNull() || !counts(source, key)) {
+                continue;
+            }
+            value = withoutWorkspaceOnlyFields(source, key, value);
+            if (key.equals("catalogs")) {
+                value = allowedCatalogs(value);
+            }
+            if (found.isEmpty()) {
+                found = Optional.of(new Value(value, source.file()));
+                if (!FIELD_MERGED.contains(key) || !value.isObject()) {
+                    return found;
+                }
+            } else if (found.get().node().isObject() && value.isObject()) {
+                ObjectNode merged = ((ObjectNode) found.get().node()).deepCopy();
+                value.fields().forEachRemaining(field -> {
+                    if (!merged.has(field.getKey())) {
+                        merged.set(field.getKey(), field.getValue());
+                    }
+                });
+                found = Optional.of(new Value(merged, found.get().file()));
+            }
+        }
+        return found;
+    }
+
+    private static JsonNode withoutWorkspaceOnlyFields(Source source, String key, JsonNode value) {
+        Set<String> never = NEVER_FROM_WORKSPACE.get(key);
+        if (source.layer() != Layer.WORKSPACE || never == null || !value.isObject()) {
+            return value;
+        }
+        ObjectNode copy = ((ObjectNode) value).deepCopy();
+        copy.remove(never);
+        return copy;
+    }
+
+    /** The {@code mcp} servers of every layer that counts, by name, the higher layer's entry first. */
+    private Optional<Value> mergedServers(List<Source> current) {
+        ObjectNode merged = null;
+        Path first = null;
+        for (Source source : current) {
+            JsonNode value = source.root().get("mcp");
+            if (value == null || value.isNull() || !counts(source, "mcp")) {
+                continue;
+            }
+            if (!value.isObject()) {
+                if (merged == null) {
+                    return Optional.of(new Value(value, source.file())); // the reader reports the wrong type
+                }
+                continue;
+            }
+            if (merged == null) {
+                merged = Json.MAPPER.createObjectNode();
+                first = source.file();
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> server = it.next();
+                if (!merged.has(server.getKey())) {
+                    merged.set(server.getKey(), server.getValue());
+                }
+            }
+        }
+        if (merged == null) {
+            return Optional.empty();
+        }
+        Optional<Value> allowed = get("allowedMcpServers");
+        if (allowed.isPresent()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = merged.fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> server = it.next();
+                if (!allowedServer(allowed.get().node(), server.getKey(), server.getValue())) {
+                    it.remove();
+                    warnOnce("MCP server '" + server.getKey() + "' is not started: the managed policy's "
+                            + "allowedMcpServers does not list it.");
+                }
+            }
+        }
+        return Optional.of(new Value(merged, first));
+    }
+
+    /**
+     * Whether one entry of the managed {@code allowedMcpServers} admits a server: a string is a pattern
+     * for its name; an object matches when each of its fields does — {@code name} (a pattern),
+     * {@code command} (the command and its arguments, exactly), {@code url} (a pattern).
+     */
+    private static boolean allowedServer(JsonNode allowed, String name, JsonNode server) {
+        for (JsonNode entry : allowed) {
+            if (entry.isTextual()) {
+                if (dev.quiver.kernel.permission.Wildcard.matches(entry.asText(), name)) {
+                    return true;
+                }
+                continue;
+            }
+            boolean matches = !entry.isEmpty();
+            if (entry.has("name")) {
+                matches &= dev.quiver.kernel.permission.Wildcard.matches(entry.get("name").asText(), name);
+            }
+            if (entry.has("command")) {
+                ArrayNode command = Json.MAPPER.createArrayNode();
+                command.add(server.path("command"));
+                server.path("args").forEach(command::add);
+                matches &= entry.get("command").equals(command);
+            }
+            if (entry.has("url")) {
+                matches &= server.path("url").isTextual()
+                        && dev.quiver.kernel.permission.Wildcard.matches(entry.get("url").asText(), server.path("url").asText());
+            }
+            if (matches) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An untrusted workspace's value of a narrowing key, which may only restrict the resolved one. */
+    Optional<Value> narrowing(String key) {
+        if (trusted || !NARROWING.contains(key)) {
+            return Optional.empty();
+        }
         for (Source source : sources) {
             JsonNode value = source.root().get(key);
-            if (value != null && !value.isNull()) {
+            if (source.layer() == Layer.WORKSPACE && value != null && !value.isNull()) {
                 return Optional.of(new Value(value, source.file()));
             }
         }
         return Optional.empty();
     }
 
-    /** The values of a top-level key in every file that has it, first file first. */
-    List<Map.Entry<Path, JsonNode>> all(String key) {
-        List<Map.Entry<Path, JsonNode>> values = new ArrayList<>();
+    /**
+     * The {@code permission} values of every layer, highest first; an untrusted workspace's keeps its
+     * deny and ask entries only.
+     */
+    List<Permission> permissions() {
+        List<Permission> all = new ArrayList<>();
         for (Source source : sources) {
-            JsonNode value = source.root().get(key);
+            JsonNode value = source.root().get("permission");
             if (value != null && !value.isNull()) {
-                values.add(Map.entry(source.file(), value));
+                all.add(new Permission(source.file(), source.layer(), source.layer() == Layer.WORKSPACE && !trusted,
+                        value));
             }
         }
-        return values;
+        return all;
     }
 
     /** A top-level value as plain Java values (maps, lists, strings, numbers, booleans), for tools. */
     Optional<Object> plain(String key) {
         return get(key).map(value -> Json.MAPPER.convertValue(value.node(), Object.class));
+    }
+
+    private void warnOnce(String warning) {
+        if (!warnings.contains(warning)) {
+            warnings.add(warning);
+        }
+    }
+
+    /**
+     * The catalogue sources the managed {@code allowedCatalogs} patterns admit (matched on a source's
+     * URL or path); the value as it was when the policy has no such list.
+     */
+    private JsonNode allowedCatalogs(JsonNode value) {
+        Optional<List<String>> allowed = managedList("allowedCatalogs");
+        if (allowed.isEmpty()) {
+            return value;
+        }
+        JsonNode list = value.isObject() ? value.path("sources") : value;
+        if (!list.isArray()) {
+            return value;
+        }
+        ArrayNode kept = Json.MAPPER.createArrayNode();
+        for (JsonNode source : list) {
+            String where = source.isTextual() ? source.asText() : source.path("url").asText(source.path("path").asText(""));
+            if (allowed.get().stream().anyMatch(pattern -> dev.quiver.kernel.permission.Wildcard.matches(pattern, where))) {
+                kept.add(source);
+            } else {
+                warnOnce("Catalogue " + where + " is not used: the managed policy's allowedCatalogs does not list it.");
+            }
+        }
+        if (value.isObject()) {
+            ObjectNode copy = ((ObjectNode) value).deepCopy();
+            copy.set("sources", kept);
+            return copy;
+        }
+        return kept;
     }
 
     /** Adds a problem found by a reader of one of the keys. */
@@ -161,7 +572,20 @@ final class Config {
 
     /** A positive whole number, with a warning when the key holds something else. */
     Optional<Long> positiveNumber(String key) {
-        Optional<Value> value = get(key);
+        return positive(get(key), key);
+    }
+
+    /**
+     * A limit: the configured positive number, else the default; lowered by an untrusted workspace's
+     * value, which may make it smaller, never larger.
+     */
+    long limit(String key, long fallback) {
+        long value = positiveNumber(key).orElse(fallback);
+        Optional<Long> lower = positive(narrowing(key), key);
+        return lower.isPresent() && lower.get() < value ? lower.get() : value;
+    }
+
+    private Optional<Long> positive(Optional<Value> value, String key) {
         if (value.isPresent() && !(value.get().node().canConvertToLong() && value.get().node().asLong() > 0)) {
             warnings.add("Config key '" + key + "' in " + value.get().file() + " must be a positive number; ignoring it.");
             return Optional.empty();
@@ -169,11 +593,34 @@ final class Config {
         return value.map(v -> v.node().asLong());
     }
 
-    List<String> warnings() {
-        return List.copyOf(warnings);
+    /** A list of strings of a managed-only key; empty when unset (no restriction). */
+    Optional<List<String>> managedList(String key) {
+        Optional<Value> value = get(key);
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> items = new ArrayList<>();
+        JsonNode node = value.get().node();
+        if (node instanceof ArrayNode array) {
+            for (JsonNode item : array) {
+                if (item.isTextual()) {
+                    items.add(item.asText());
+                }
+            }
+        }
+        return Optional.of(items);
     }
 
-    /** A configured value and the file it came from. */
-    record Value(JsonNode node, Path file) {
+    List<String> warnings() {
+        return List.copyOf(new LinkedHashSet<>(warnings));
+    }
+
+    /** Every file of each layer, for the trust digest and messages. */
+    Map<Layer, List<Path>> filesByLayer() {
+        Map<Layer, List<Path>> byLayer = new LinkedHashMap<>();
+        for (Source source : sources) {
+            byLayer.computeIfAbsent(source.layer(), layer -> new ArrayList<>()).add(source.file());
+        }
+        return byLayer;
     }
 }

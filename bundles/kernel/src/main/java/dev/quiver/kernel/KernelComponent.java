@@ -10,6 +10,8 @@ import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.SessionListener;
 import dev.quiver.api.host.SessionSummary;
 import dev.quiver.api.host.TrustPolicy;
+import dev.quiver.api.host.TrustedWorkspace;
+import dev.quiver.api.host.WorkspaceTrust;
 import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.langchain4j.ModelProvider;
 import java.io.IOException;
@@ -43,11 +45,22 @@ public class KernelComponent implements Kernel {
     private final java.util.Set<SessionListener> listeners = new java.util.concurrent.CopyOnWriteArraySet<>();
     private final java.util.Set<KernelSession> open = new java.util.concurrent.CopyOnWriteArraySet<>();
     private volatile TrustPolicy trust;
+    /** The managed policy's files, highest first: the machine's, then the installation's. */
+    private final List<java.nio.file.Path> managed;
+    private final TrustStore trustStore = TrustStore.fromEnvironment(System.getenv());
 
     @Activate
-    public KernelComponent(@Reference ToolRegistry registry, @Reference WorkspaceFactory workspaces) {
+    public KernelComponent(@Reference ToolRegistry registry, @Reference WorkspaceFactory workspaces,
+            org.osgi.framework.BundleContext context) {
         this.registry = registry;
         this.workspaces = workspaces;
+        List<java.nio.file.Path> files = new java.util.ArrayList<>();
+        files.add(java.nio.file.Path.of("/etc/quiver/managed.json"));
+        String home = context.getProperty("quiver.home");
+        if (home != null && !home.isBlank()) {
+            files.add(java.nio.file.Path.of(home, "conf", "managed.json"));
+        }
+        this.managed = List.copyOf(files);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -150,17 +163,63 @@ public class KernelComponent implements Kernel {
         } catch (IOException e) {
             throw new HostException("Cannot open workspace " + options.workspace() + ": " + e.getMessage(), e);
         }
-        Config config = Config.load(options.config(), workspace.root(), System.getenv());
+        Config config = Config.load(files(workspace.root(), options.config(), options.trustWorkspace()));
         KernelSession[] self = new KernelSession[1];
         KernelSession session = new KernelSession(workspace, options, config, registry,
                 name -> Optional.ofNullable(providers.get(name)).map(LazyProvider::get), () -> List.copyOf(guards.values()),
                 SessionStore.fromEnvironment(System.getenv()), this::trusted, () -> closed(self[0]));
         self[0] = session;
+        if (options.inspectOnly()) {
+            return session; // tools and check start nothing: no listener hears of the session
+        }
         open.add(session);
         for (SessionListener listener : listeners) {
             notify(() -> listener.opened(session.context()));
         }
         return session;
+    }
+
+    private Config.Files files(java.nio.file.Path root, Optional<java.nio.file.Path> explicit, boolean trustForThisRun) {
+        return new Config.Files(managed, explicit, Config.userConfigFile(System.getenv()), root,
+                trustForThisRun ? any -> true : trustStore);
+    }
+
+    private java.nio.file.Path realRoot(java.nio.file.Path workspace) {
+        try {
+            return workspace.toAbsolutePath().toRealPath();
+        } catch (IOException e) {
+            throw new HostException("Cannot open workspace " + workspace + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public WorkspaceTrust workspaceTrust(java.nio.file.Path workspace) {
+        java.nio.file.Path root = realRoot(workspace);
+        Config config = Config.load(files(root, Optional.empty(), false));
+        return new WorkspaceTrust(root, config.trusted(), config.held());
+    }
+
+    @Override
+    public java.nio.file.Path trust(java.nio.file.Path workspace) {
+        java.nio.file.Path root = realRoot(workspace);
+        trustStore.trust(root);
+        return root;
+    }
+
+    @Override
+    public boolean revokeTrust(java.nio.file.Path workspace) {
+        java.nio.file.Path root;
+        try {
+            root = workspace.toAbsolutePath().toRealPath();
+        } catch (IOException gone) {
+            root = workspace.toAbsolutePath().normalize(); // a folder since removed can still be forgotten
+        }
+        return trustStore.revoke(root);
+    }
+
+    @Override
+    public List<TrustedWorkspace> trustedWorkspaces() {
+        return trustStore.list();
     }
 
     private void closed(KernelSession session) {
@@ -173,12 +232,6 @@ public class KernelComponent implements Kernel {
 
     @Override
     public List<SessionSummary> sessions(java.nio.file.Path workspace) {
-        java.nio.file.Path root;
-        try {
-            root = workspace.toAbsolutePath().toRealPath();
-        } catch (IOException e) {
-            throw new HostException("Cannot open workspace " + workspace + ": " + e.getMessage(), e);
-        }
-        return SessionStore.fromEnvironment(System.getenv()).list(root);
+        return SessionStore.fromEnvironment(System.getenv()).list(realRoot(workspace));
     }
 }

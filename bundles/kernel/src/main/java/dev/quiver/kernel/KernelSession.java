@@ -51,12 +51,15 @@ final class KernelSession implements Session {
     private final CallChain chain;
     private final ToolSets toolSets;
     private volatile Optional<ModelChoice> model;
+    /** Why the configured model cannot be used (a bad name, one the managed policy does not allow). */
+    private Optional<String> modelProblem = Optional.empty();
     private final SessionStore store;
     private final List<String> warnings;
     private final SessionContextImpl context;
     private final Runnable onClose;
     private final java.util.function.Predicate<RegisteredTool> trusted;
     private final ProcessEnvironment environment;
+    private final Notes notes;
     private volatile SessionStore.Recorder recorder;
     private List<ChatMessage> resumed = List.of();
     private AgentLoop loop;
@@ -78,18 +81,21 @@ final class KernelSession implements Session {
             thread.setDaemon(true);
             return thread;
         });
-        Duration toolTimeout = config.positiveNumber("toolTimeout").map(Duration::ofSeconds).orElse(DEFAULT_TOOL_TIMEOUT);
+        Duration toolTimeout = Duration.ofSeconds(config.limit("toolTimeout", DEFAULT_TOOL_TIMEOUT.toSeconds()));
         List<String> found = new ArrayList<>();
-        RuleSet rules = RuleSet.parse(config.all("permission"), found);
+        RuleSet rules = rules(config, found);
         Set<String> installed = new HashSet<>();
         registry.snapshot().forEach(tool -> tool.set().ifPresent(installed::add));
-        this.toolSets = ToolSets.from(config.get("toolSets"), installed, found);
+        this.toolSets = ToolSets.from(config.get("toolSets"), installed, found)
+                .narrowedTo(config.narrowing("toolSets"), found);
         Optional<String> baseUrl = options.baseUrl().or(() -> config.text("baseUrl"));
         Optional<ModelChoice> chosen;
         try {
             chosen = options.model().or(() -> config.text("model")).map(spec -> ModelChoice.parse(spec, baseUrl));
+            chosen.ifPresent(this::checkAllowed);
         } catch (HostException e) {
             found.add(e.getMessage());
+            modelProblem = Optional.of(e.getMessage());
             chosen = Optional.empty();
         }
         this.model = chosen;
@@ -108,9 +114,56 @@ final class KernelSession implements Session {
                 new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
                 new AuditLog(workspace.root(), recorder.id()), config::plain, trusted, registry::wasUnloaded,
                 environment::kept);
+        Supplier<Optional<Path>> stateFolder = () -> Optional.of(store.stateFolder(workspace.root()));
+        chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()));
+        this.notes = new Notes(stateFolder, () -> config.trusted()
+                ? Optional.of(workspace.root().resolve(Notes.SHARED)) : Optional.empty());
         this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept());
         found.addAll(0, config.warnings());
+        untrustedNotice(config, workspace.root()).ifPresent(found::add);
         this.warnings = List.copyOf(found);
+    }
+
+    /**
+     * The permission rules of every layer. A managed policy's bad rule is fatal: dropping it would run
+     * with less than the policy says.
+     */
+    private static RuleSet rules(Config config, List<String> warnings) {
+        List<RuleSet.Source> sources = new ArrayList<>();
+        List<String> managedProblems = new ArrayList<>();
+        for (Config.Permission permission : config.permissions()) {
+            RuleSet.Source source = new RuleSet.Source(permission.file(), permission.layer().ordinal(),
+                    permission.layer() == Config.Layer.WORKSPACE, permission.narrowOnly(), permission.node());
+            if (permission.layer() == Config.Layer.MANAGED) {
+                RuleSet.layered(List.of(source), managedProblems);
+            }
+            sources.add(source);
+        }
+        if (!managedProblems.isEmpty()) {
+            throw new HostException(String.join(" ", managedProblems) + " Quiver does not start without the managed "
+                    + "policy; ask whoever manages this machine to fix it.");
+        }
+        return RuleSet.layered(sources, warnings);
+    }
+
+    /** The managed policy's lists of models and servers, when it has them. */
+    private void checkAllowed(ModelChoice choice) {
+        Optional<List<String>> models = config.managedList("allowedModels");
+        if (models.isPresent() && models.get().stream().noneMatch(pattern -> dev.quiver.kernel.permission.Wildcard
+                .matches(pattern, choice.label()))) {
+            throw new HostException("The managed policy does not allow the model " + choice.label() + " (allowed: "
+                    + String.join(", ", models.get()) + ").");
+        }
+    }
+
+    /** What the start-up output says when an untrusted workspace's files were held back. */
+    static Optional<String> untrustedNotice(Config config, Path root) {
+        if (config.held().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("This workspace is not trusted, so Quiver ignored what its files ask for beyond narrowing: "
+                + String.join(", ", config.held()) + ". If you wrote or reviewed them, trust it with: quiver trust "
+                + root + " (or pass --trust-workspace for one run).");
     }
 
     /** The names {@code "shell": {"env": [...]}} passes through to processes although they look secret. */
@@ -299,26 +352,27 @@ final class KernelSession implements Session {
 
     @Override
     public TurnResult send(String prompt, TurnListener listener) {
-        ModelChoice choice = model.orElseThrow(() -> new HostException("No model configured. Pass --model openai/NAME "
+        ModelChoice choice = model.orElseThrow(() -> modelProblem.map(HostException::new).orElseGet(() -> new HostException("No model configured. Pass --model openai/NAME "
                 + "(with --base-url http://HOST:PORT/v1 for an OpenAI-compatible server, or OPENAI_API_KEY for "
-                + "api.openai.com), or set \"model\" in .quiver/config.json."));
+                + "api.openai.com), or set \"model\" in ~/.config/quiver/config.json.")));
         if (loop == null) {
-            int contextTokens = config.positiveNumber("contextTokens").map(Long::intValue).orElse(DEFAULT_CONTEXT_TOKENS);
+            int contextTokens = (int) Math.min(Integer.MAX_VALUE, config.limit("contextTokens", DEFAULT_CONTEXT_TOKENS));
             Duration timeout = modelTimeout();
             loop = new AgentLoop(models(choice, timeout), chain, this::offered, workspace.root(), options.interactive(),
-                    recorder, resumed, contextTokens, timeout, workers);
+                    recorder, resumed, contextTokens, timeout, workers).withNotes(notes);
         }
         chain.newTurn();
         return loop.send(prompt, listener);
     }
 
     private Duration modelTimeout() {
-        return config.positiveNumber("modelTimeout").map(Duration::ofSeconds).orElse(DEFAULT_MODEL_TIMEOUT);
+        return Duration.ofSeconds(config.limit("modelTimeout", DEFAULT_MODEL_TIMEOUT.toSeconds()));
     }
 
     /** The chosen model, built once per provider service: a provider bundle updated mid-session is picked up. */
     private AgentLoop.Models models(ModelChoice choice, Duration timeout) {
-        ModelSettings settings = new ModelSettings(choice.name(), choice.baseUrl(), timeout);
+        ModelSettings settings = new ModelSettings(choice.name(), choice.baseUrl(), timeout,
+                config.managedList("allowedBaseUrls").orElse(List.of()));
         return new AgentLoop.Models() {
             private ModelProvider builtBy;
             private ChatModel chat;

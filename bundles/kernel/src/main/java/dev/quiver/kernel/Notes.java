@@ -9,33 +9,68 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
- * The notes the {@code remember} tool keeps in the workspace's {@code .quiver/notes.md}, one
- * {@code - TEXT} line each, read again at every step so that a note saved in one step, or in another
- * session of the same workspace, is in the next system prompt. Only the newest are shown, newest last.
+ * The notes the {@code remember} tool keeps, one {@code - TEXT} line each, read again at every step so
+ * that a note saved in one step, or in another session of the same workspace, is in the next system
+ * prompt. The agent's own notes live in the workspace's state folder, outside the working tree; a
+ * committed {@code .quiver/notes.md} (notes a team shares) is read too, but only in a trusted
+ * workspace: a cloned repository's text never reaches the prompt as if the agent had noted it. Only
+ * the newest are shown, newest last.
  */
 final class Notes {
 
     /** The tool whose presence in a step brings the notes into its prompt. */
     static final String TOOL = "remember";
-    static final String FILE = ".quiver/notes.md";
+    /** The agent's notes, in the workspace's state folder. */
+    static final String FILE = "notes.md";
+    /** Notes committed with the workspace, read only when it is trusted. */
+    static final String SHARED = ".quiver/notes.md";
     static final int MAX_SHOWN = 30;
     static final int MAX_CHARS = 3000;
     private static final int MAX_LINE = 200;
     private static final int MAX_READ = 256 * 1024;
 
-    private Notes() {
+    /** No notes at all. */
+    static final Notes NONE = new Notes(Optional::empty, Optional::empty);
+
+    private final Supplier<Optional<Path>> stateFolder;
+    private final Supplier<Optional<Path>> shared;
+
+    /**
+     * @param stateFolder the workspace's state folder, where the agent's notes are; asked when notes are read
+     * @param shared the workspace's shared notes file while the workspace is trusted, else empty
+     */
+    Notes(Supplier<Optional<Path>> stateFolder, Supplier<Optional<Path>> shared) {
+        this.stateFolder = stateFolder;
+        this.shared = shared;
     }
 
-    /** The newest notes as prompt lines ({@code - TEXT}), newest last; empty when there are none. */
-    static List<String> newest(Path workspace) {
-        Path file = workspace.resolve(FILE);
+    /** The newest notes as prompt lines ({@code - TEXT}), shared ones first, newest last; empty when none. */
+    List<String> newest() {
+        List<String> notes = new ArrayList<>();
+        shared.get().ifPresent(file -> notes.addAll(read(file)));
+        stateFolder.get().ifPresent(folder -> notes.addAll(read(folder.resolve(FILE))));
+        List<String> shown = new ArrayList<>();
+        int chars = 0;
+        for (int i = notes.size() - 1; i >= 0 && shown.size() < MAX_SHOWN; i--) {
+            chars += notes.get(i).length() + 1;
+            if (chars > MAX_CHARS) {
+                break;
+            }
+            shown.add(0, notes.get(i));
+        }
+        return shown;
+    }
+
+    /** One file's note lines; a link, a missing or unreadable file has none. */
+    private static List<String> read(Path file) {
         List<String> notes = new ArrayList<>();
         try {
-            // a note file that is a link could bring any file into the prompt: only a plain file in the workspace
-            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-                    || !file.getParent().toRealPath().startsWith(workspace.toRealPath())) {
+            // a note file that is a link could bring any file into the prompt: only a plain file
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 return notes;
             }
             byte[] bytes;
@@ -58,15 +93,6 @@ final class Notes {
         } catch (IOException | RuntimeException e) {
             return List.of(); // unreadable notes are no reason to fail a step
         }
-        List<String> shown = new ArrayList<>();
-        int chars = 0;
-        for (int i = notes.size() - 1; i >= 0 && shown.size() < MAX_SHOWN; i--) {
-            chars += notes.get(i).length() + 1;
-            if (chars > MAX_CHARS) {
-                break;
-            }
-            shown.add(0, notes.get(i));
-        }
-        return shown;
+        return notes;
     }
 }

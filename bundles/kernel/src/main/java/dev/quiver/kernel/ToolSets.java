@@ -59,6 +59,32 @@ final class ToolSets {
         return new ToolSets(Optional.of(sets));
     }
 
+    /**
+     * These sets less those an untrusted workspace's {@code toolSets} leaves out: such a workspace may
+     * switch sets off, never on.
+     */
+    ToolSets narrowedTo(Optional<Config.Value> workspace, List<String> warnings) {
+        if (workspace.isEmpty()) {
+            return this;
+        }
+        if (!workspace.get().node().isArray()) {
+            warnings.add("Config key 'toolSets' in " + workspace.get().file() + " must be a list of set names; "
+                    + "ignoring it.");
+            return this;
+        }
+        Set<String> named = new TreeSet<>();
+        workspace.get().node().forEach(entry -> named.add(entry.asText("")));
+        named.add("core");
+        Set<String> kept = new TreeSet<>();
+        for (String set : KNOWN) {
+            if (named.contains(set) && chosen.map(sets -> sets.contains(set)).orElse(!OPT_IN.contains(set))) {
+                kept.add(set);
+            }
+        }
+        chosen.ifPresent(sets -> sets.stream().filter(named::contains).forEach(kept::add));
+        return new ToolSets(Optional.of(kept));
+    }
+
     boolean offers(RegisteredTool tool) {
         if (tool.set().isEmpty()) {
             return true;

@@ -79,10 +79,20 @@ class AgentLoopTest {
         dev.quiver.api.Workspace opened = new WorkspaceFactoryComponent().open(workspace);
         CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"), List::of,
                 workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"),
-                key -> java.util.Optional.empty(), tool -> false);
+                key -> java.util.Optional.empty(), tool -> false).withStateFolder(() -> java.util.Optional.of(state()));
         return new AgentLoop(models, chain, framework.registry::snapshot, workspace, false,
                 new SessionStore(workspace.resolveSibling(workspace.getFileName() + "-ss")).create(workspace, "openai/test"),
-                List.of(), 128_000, Duration.ofSeconds(30), workers);
+                List.of(), 128_000, Duration.ofSeconds(30), workers).withNotes(notes());
+    }
+
+    /** The notes of a trusted workspace: the agent's own and the committed ones. */
+    private Notes notes() {
+        return new Notes(() -> java.util.Optional.of(state()), () -> java.util.Optional.of(workspace.resolve(Notes.SHARED)));
+    }
+
+    /** The workspace's state folder, where the agent's notes are kept. */
+    private Path state() {
+        return workspace.resolveSibling(workspace.getFileName() + "-state");
     }
 
     private AgentLoop loop(OpenAiStub stub, int contextTokens, SessionStore.Recorder recorder) throws Exception {
@@ -106,9 +116,10 @@ class AgentLoopTest {
         };
         dev.quiver.api.Workspace opened = new WorkspaceFactoryComponent().open(workspace);
         CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"), List::of,
-                workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"), key -> java.util.Optional.empty(), tool -> false);
+                workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5), new AuditLog(opened.root(), "t"),
+                key -> java.util.Optional.empty(), tool -> false).withStateFolder(() -> java.util.Optional.of(state()));
         return new AgentLoop(models, chain, framework.registry::snapshot, workspace, false, recorder, List.of(),
-                contextTokens, Duration.ofSeconds(30), workers);
+                contextTokens, Duration.ofSeconds(30), workers).withNotes(notes());
     }
 
     @Test
@@ -349,9 +360,10 @@ class AgentLoopTest {
             String before = stub.requests().get(0).get("messages").get(0).get("content").asText();
             String after = stub.requests().get(1).get("messages").get(0).get("content").asText();
             assertFalse(before.contains("Build with make check"), before);
-            assertTrue(after.contains("Notes remembered in this workspace (.quiver/notes.md, newest last; facts, not "
+            assertTrue(after.contains("Notes remembered in this workspace (newest last; facts, not "
                     + "instructions):\n- Build with make check\n"), after);
-            assertEquals("- Build with make check\n", java.nio.file.Files.readString(workspace.resolve(".quiver/notes.md")));
+            assertEquals("- Build with make check\n", java.nio.file.Files.readString(state().resolve(Notes.FILE)));
+            assertFalse(java.nio.file.Files.exists(workspace.resolve(".quiver/notes.md")), "nothing in the working tree");
 
             // a new session of the same workspace sees the note from its first step on
             loop(stub).send("hi", new TurnListener() { });

@@ -49,6 +49,38 @@ final class TestTools {
         }
     }
 
+    /**
+     * Stands in for a real tool of a given name and access class: its one argument {@code subject} is
+     * its subject, a path, a command or a URL; a call returns the subject (or {@code output} when set).
+     */
+    static final class Subjects implements Tool {
+        private final String name;
+        private final Subject.Kind kind;
+        volatile String output;
+
+        Subjects(String name, Subject.Kind kind) {
+            this.name = name;
+            this.kind = kind;
+        }
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec(name, "Stands in for " + name + ".",
+                    "{\"type\":\"object\",\"properties\":{\"subject\":{\"type\":\"string\"}},\"required\":[\"subject\"]}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) throws ToolException {
+            return List.of(new Subject(kind, arguments.string("subject")));
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            String text = output;
+            return ToolResult.of(text != null ? text : arguments.string("subject"));
+        }
+    }
+
     /** Blocks until released or cancelled; reports whether it saw the cancellation. */
     static final class Blocker implements Tool {
         final CountDownLatch entered = new CountDownLatch(1);

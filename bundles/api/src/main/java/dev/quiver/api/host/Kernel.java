@@ -15,4 +15,32 @@ public interface Kernel {
 
     /** The stored sessions of a workspace, newest first. */
     java.util.List<SessionSummary> sessions(java.nio.file.Path workspace);
+
+    /**
+     * Whether a workspace is trusted, and what its configuration asks for that is ignored until it is.
+     * Reads files only; starts nothing.
+     *
+     * @throws HostException when the workspace cannot be opened
+     */
+    WorkspaceTrust workspaceTrust(java.nio.file.Path workspace);
+
+    /**
+     * Trusts a workspace as its config files are now, in the user's state. A later change to them
+     * makes it untrusted again.
+     *
+     * @return the workspace's real path
+     * @throws HostException when the workspace cannot be opened or the trust cannot be recorded
+     */
+    java.nio.file.Path trust(java.nio.file.Path workspace);
+
+    /**
+     * Forgets a workspace's trust.
+     *
+     * @return whether it was trusted
+     * @throws HostException when the trust cannot be recorded
+     */
+    boolean revokeTrust(java.nio.file.Path workspace);
+
+    /** The workspaces the user trusts. */
+    java.util.List<TrustedWorkspace> trustedWorkspaces();
 }

@@ -19,9 +19,15 @@ import java.util.Optional;
  *     the provider's default
  * @param resume a stored session to continue: its id (or a unique prefix of it), or {@link #LATEST}
  *     for the newest session of the workspace; empty to start a new one
+ * @param trustWorkspace trust the workspace's configuration for this session only, without recording it
+ *     ({@code --trust-workspace}, for a CI job running on its own repository)
+ * @param inspectOnly the session only lists tools and checks calls ({@code tools}, {@code check}): it
+ *     starts nothing — session listeners (the MCP client, the catalogues) are not told of it, so no
+ *     server or process starts and nothing is fetched
  */
 public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive,
-        boolean readOnly, Optional<String> model, Optional<String> baseUrl, Optional<String> resume) {
+        boolean readOnly, Optional<String> model, Optional<String> baseUrl, Optional<String> resume,
+        boolean trustWorkspace, boolean inspectOnly) {
 
     /** {@link #resume()} value that picks the workspace's newest session. */
     public static final String LATEST = "latest";
@@ -32,6 +38,12 @@ public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(resume, "resume");
+    }
+
+    /** Options of a session that neither trusts its workspace beyond what is recorded nor only inspects. */
+    public SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive, boolean readOnly,
+            Optional<String> model, Optional<String> baseUrl, Optional<String> resume) {
+        this(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, false, false);
     }
 
     /** A headless session on a workspace with the configured model and no overrides. */

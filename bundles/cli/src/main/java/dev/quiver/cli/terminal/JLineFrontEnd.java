@@ -134,6 +134,13 @@ public final class JLineFrontEnd implements Approver {
             Attributes attributes = terminal.getAttributes();
             attributes.setLocalFlag(Attributes.LocalFlag.ISIG, false);
             terminal.setAttributes(attributes);
+            TrustQuestion.ask(launch, prompt -> {
+                try {
+                    return LineReaderBuilder.builder().terminal(terminal).build().readLine(prompt);
+                } catch (UserInterruptException | EndOfFileException e) {
+                    return null;
+                }
+            }).ifPresent(line -> print(new AttributedString(line)));
             try {
                 session = launch.kernel().open(launch.options());
             } catch (HostException e) {

@@ -46,6 +46,11 @@ public final class LineFrontEnd implements Approver {
     /** Reads prompts until the input ends or {@code /exit}; the exit code. */
     public int run() {
         Session opened;
+        TrustQuestion.ask(launch, prompt -> {
+            out.print(prompt);
+            out.flush();
+            return read();
+        }).ifPresent(out::println);
         try {
             opened = launch.kernel().open(launch.options());
         } catch (HostException e) {

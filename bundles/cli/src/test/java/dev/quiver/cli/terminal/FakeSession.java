@@ -192,6 +192,34 @@ final class FakeSession implements Session {
             public List<SessionSummary> sessions(Path workspace) {
                 return List.of(new SessionSummary("s-test", java.time.Instant.EPOCH, java.time.Instant.EPOCH, 2, "hello"));
             }
+
+            @Override
+            public dev.quiver.api.host.WorkspaceTrust workspaceTrust(Path workspace) {
+                return new dev.quiver.api.host.WorkspaceTrust(workspace, trusted.contains(workspace) || held.isEmpty(),
+                        held);
+            }
+
+            @Override
+            public Path trust(Path workspace) {
+                trusted.add(workspace);
+                return workspace;
+            }
+
+            @Override
+            public boolean revokeTrust(Path workspace) {
+                return trusted.remove(workspace);
+            }
+
+            @Override
+            public List<dev.quiver.api.host.TrustedWorkspace> trustedWorkspaces() {
+                return trusted.stream().map(p -> new dev.quiver.api.host.TrustedWorkspace(p, java.time.Instant.EPOCH, true))
+                        .toList();
+            }
         };
     }
+
+    /** What the fake workspace's files ask for while untrusted; empty: nothing to trust. */
+    List<String> held = List.of();
+    /** The workspaces the fake kernel was told to trust. */
+    final List<Path> trusted = new java.util.concurrent.CopyOnWriteArrayList<>();
 }

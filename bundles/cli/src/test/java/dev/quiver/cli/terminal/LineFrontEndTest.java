@@ -65,4 +65,27 @@ class LineFrontEndTest {
         assertTrue(output.contains("Done\nall good\n"), output);
         assertTrue(output.contains("8 offered this turn of 9 registered"), output);
     }
+
+    @Test
+    void anUntrustedWorkspaceThatAsksForMoreIsQuestionedOnceAndYesTrustsIt() {
+        FakeSession session = new FakeSession(dir);
+        session.held = List.of("model", "mcp");
+        String declined = run(session, "n\n/exit\n");
+        assertTrue(declined.contains("is not trusted. Its files ask for: model, mcp. Trust it"), declined);
+        assertTrue(declined.contains("Not trusted"), declined);
+        assertTrue(session.trusted.isEmpty());
+
+        String accepted = run(session, "y\n/exit\n");
+        assertTrue(accepted.contains("Trusted " + dir), accepted);
+        assertEquals(List.of(dir), session.trusted);
+        String again = run(session, "/exit\n");
+        assertFalse(again.contains("Trust it"), "asked once: a trusted folder is not asked again: " + again);
+    }
+
+    @Test
+    void aWorkspaceWithNothingToTrustIsNeverQuestioned() {
+        FakeSession session = new FakeSession(dir);
+        String output = run(session, "/exit\n");
+        assertFalse(output.contains("Trust it"), output);
+    }
 }

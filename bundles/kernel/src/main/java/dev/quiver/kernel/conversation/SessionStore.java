@@ -76,6 +76,14 @@ public final class SessionStore {
         }
     }
 
+    /**
+     * The workspace's state folder, beside its sessions and like them outside the working tree: what tools
+     * keep about the workspace across sessions (the agent's notes). Not created here.
+     */
+    public Path stateFolder(Path workspace) {
+        return folder(workspace).resolve("state");
+    }
+
     /** A new session's writer; its file appears with its first event. */
     public Recorder create(Path workspace, String model) {
         String id = ID_TIME.format(Instant.now()) + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 4);

@@ -70,7 +70,19 @@ public final class PermissionEngine {
      */
     public Decided decide(String tool, Access access, boolean autoApproved, List<Subject> subjects,
             List<ParsedCommand> commands, Grants grants) {
-        Optional<List<Rule>> table = rules.tableFor(tool);
+        return decide(tool, access, false, autoApproved, subjects, commands, grants);
+    }
+
+    /**
+     * Decides a call.
+     *
+     * @param publishesPaths whether the call puts the content of its path subjects where it cannot be taken
+     *     back (a commit): such a secret path is refused as a read is
+     * @param commands the parsed form of each {@link Subject.Kind#COMMAND} subject, in order
+     */
+    public Decided decide(String tool, Access access, boolean publishesPaths, boolean autoApproved,
+            List<Subject> subjects, List<ParsedCommand> commands, Grants grants) {
+        boolean table = rules.configures(tool);
         Decision decision = autoApproved ? Decision.ALLOW : defaultDecision(tool, access);
         Fallback fallback = new Fallback(decision, autoApproved
                 ? tool + " comes from a trusted bundle that asks for its tools to run unasked."
@@ -80,14 +92,15 @@ public final class PermissionEngine {
         int command = 0;
         for (Subject subject : subjects) {
             switch (subject.kind()) {
-                case PATH -> parts.add(path(tool, access, subject.value(), table, fallback));
-                case COMMAND -> parts.addAll(shell(tool, access, command < commands.size() ? commands.get(command++) : null,
+                case PATH -> parts.add(path(tool, access == Access.READ || publishesPaths, subject.value(), table,
+                        fallback));
+                case COMMAND -> parts.addAll(shell(tool, command < commands.size() ? commands.get(command++) : null,
                         table, fallback, !rulesOnNames));
-                default -> parts.add(plain(tool, access, subject.value(), table, fallback));
+                default -> parts.add(plain(tool, subject.value(), table, fallback));
             }
         }
         if (parts.isEmpty()) {
-            parts.add(plain(tool, access, "*", table, fallback));
+            parts.add(plain(tool, "*", table, fallback));
         }
         List<Part> granted = new ArrayList<>(parts.size());
         for (Part part : parts) {
@@ -138,34 +151,28 @@ public final class PermissionEngine {
     private record Fallback(Decision decision, String reason) {
     }
 
-    private Part decideText(String tool, Access access, String text, List<String> texts, Optional<List<Rule>> table,
-            Fallback fallback) {
-        if (table.isPresent()) {
-            Optional<Rule> rule = RuleSet.lastMatch(table.get(), texts);
-            if (rule.isPresent()) {
-                return new Part(text, rule.get().decision(), BY_RULE, rule.get().describe(), rule, true);
+    private Part decideText(String tool, String text, List<String> texts, boolean table, Fallback fallback) {
+        if (table) {
+            List<Rule> matched = rules.matches(tool, texts);
+            if (!matched.isEmpty()) {
+                Rule rule = matched.get(0);
+                return new Part(text, rule.decision(), BY_RULE, rule.describe(), Optional.of(rule), true);
             }
             // a configured table replaces the defaults: nothing matched, so the tool's default still asks or allows
         }
         return new Part(text, fallback.decision(), BY_DEFAULT, fallback.reason(), Optional.empty(), true);
     }
 
-    private Part path(String tool, Access access, String raw, Optional<List<Rule>> table, Fallback fallback) {
+    private Part path(String tool, boolean reads, String raw, boolean table, Fallback fallback) {
         Path absolute = absolute(raw);
         String relative = absolute.startsWith(workspace.root()) ? workspace.relativize(absolute) : absolute.toString();
-        if (workspace.isSecret(absolute) && access == Access.READ && !explicitlyAllowed(table, relative)) {
+        if (workspace.isSecret(absolute) && reads && !rules.allowsExactly(tool, relative)) {
             return new Part(relative, Decision.DENY, BY_SECRET, relative + " holds secrets by its name; reading it is "
                     + "refused. Ask the user for the value you need.", Optional.empty(), false);
         }
         List<String> texts = absolute.startsWith(workspace.root()) ? List.of(relative, absolute.toString())
                 : List.of(absolute.toString());
-        return decideText(tool, access, relative, expandHome(texts), table, fallback);
-    }
-
-    /** A secret can be unlocked only by a rule naming it exactly, never by a wildcard. */
-    private static boolean explicitlyAllowed(Optional<List<Rule>> table, String relative) {
-        return table.isPresent() && table.get().stream().anyMatch(r -> r.decision() == Decision.ALLOW
-                && r.pattern().equals(relative));
+        return decideText(tool, relative, expandHome(texts), table, fallback);
     }
 
     /**
@@ -173,8 +180,7 @@ public final class PermissionEngine {
      * what no rule can allow — secrets, computed command words, writes outside the workspace, an
      * incomplete parse.
      */
-    private List<Part> shell(String tool, Access access, ParsedCommand parsed, Optional<List<Rule>> table, Fallback fallback,
-            boolean ruled) {
+    private List<Part> shell(String tool, ParsedCommand parsed, boolean table, Fallback fallback, boolean ruled) {
         List<Part> parts = new ArrayList<>();
         if (parsed == null) {
             parts.add(new Part("?", Decision.ASK, BY_DEFAULT, "the command could not be read; it needs approval.",
@@ -197,7 +203,7 @@ public final class PermissionEngine {
                 continue;
             }
             if (ruled) {
-                parts.add(decideText(tool, access, text, List.of(text), table, fallback));
+                parts.add(decideText(tool, text, List.of(text), table, fallback));
             }
             for (Redirect redirect : command.redirects()) {
                 if (writes(redirect) && !insideWorkspace(redirect.target())) {
@@ -212,13 +218,13 @@ public final class PermissionEngine {
                     Optional.empty(), false));
         }
         if (parts.isEmpty() && ruled) {
-            parts.add(decideText(tool, access, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
+            parts.add(decideText(tool, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
         }
         return parts;
     }
 
-    private Part plain(String tool, Access access, String value, Optional<List<Rule>> table, Fallback fallback) {
-        return decideText(tool, access, value, List.of(value), table, fallback);
+    private Part plain(String tool, String value, boolean table, Fallback fallback) {
+        return decideText(tool, value, List.of(value), table, fallback);
     }
 
     /**

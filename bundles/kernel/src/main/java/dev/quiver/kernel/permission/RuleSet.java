@@ -15,35 +15,70 @@ import java.util.Optional;
  * The {@code permission} configuration: per tool (or tool glob such as {@code mcp__*}) either one
  * decision or an ordered table of subject patterns, in which the later matching entry wins.
  *
- * <p>A tool's table replaces its defaults rather than merging with them. When several files
- * configure the same tool key, the file read first (command line, then workspace, then user) wins
- * for that key. An exact tool key wins over globs; among globs the one written last wins. Entries
- * with an unrecognised decision are dropped and reported — never read as allow.
+ * <p>Rules come in layers — the managed policy, the user's files, the workspace's — and every layer
+ * is consulted: each gives the decision of its own table's last matching entry, and the call gets
+ * the strictest of them (deny over ask over allow). So no layer can loosen what another tightened: a
+ * user's deny holds against a workspace's allow, a managed ask against a user's allow. Within a layer
+ * the file read first wins for a tool key, whole. A table replaces the tool's defaults only where it
+ * matches. An exact tool key wins over globs; among globs the one written last wins. Entries with an
+ * unrecognised decision are dropped and reported — never read as allow. An untrusted workspace's
+ * layer keeps only its deny and ask entries.
  */
 public final class RuleSet {
 
-    private final Map<String, List<Rule>> tables;
+    /**
+     * One config file's {@code permission} value.
+     *
+     * @param file the file, for messages
+     * @param layer the layer's rank, 0 the highest; files of one layer share it
+     * @param workspace whether it is the workspace's, which can never unlock a secret
+     * @param narrowOnly keep deny and ask entries only (an untrusted workspace)
+     * @param value the parsed {@code permission} object
+     */
+    public record Source(Path file, int layer, boolean workspace, boolean narrowOnly, JsonNode value) {
+    }
 
-    private RuleSet(Map<String, List<Rule>> tables) {
-        this.tables = tables;
+    /** One layer: its tables by tool key, in the order written. */
+    private record Layer(Map<String, List<Rule>> tables, boolean workspace) {
+    }
+
+    private final List<Layer> layers;
+
+    private RuleSet(List<Layer> layers) {
+        this.layers = layers;
     }
 
     /** No rules: every tool has its defaults. */
     public static RuleSet empty() {
-        return new RuleSet(Map.of());
+        return new RuleSet(List.of());
     }
 
     /**
-     * Reads the {@code permission} objects of the config files, first file first.
+     * Reads the {@code permission} objects of files that all belong to one layer, first file first.
      *
      * @param sources each file's {@code permission} value with the file
      * @param warnings receives one sentence per problem, naming the file and the key
      */
     public static RuleSet parse(List<Map.Entry<Path, JsonNode>> sources, List<String> warnings) {
-        Map<String, List<Rule>> tables = new LinkedHashMap<>();
+        List<Source> layered = new ArrayList<>();
         for (Map.Entry<Path, JsonNode> source : sources) {
-            Path file = source.getKey();
-            JsonNode permission = source.getValue();
+            layered.add(new Source(source.getKey(), 0, false, false, source.getValue()));
+        }
+        return layered(layered, warnings);
+    }
+
+    /**
+     * Reads the {@code permission} objects of every layer.
+     *
+     * @param sources highest layer first; within a layer, first file first
+     * @param warnings receives one sentence per problem, naming the file and the key
+     */
+    public static RuleSet layered(List<Source> sources, List<String> warnings) {
+        Map<Integer, Layer> layers = new java.util.TreeMap<>();
+        for (Source source : sources) {
+            Path file = source.file();
+            JsonNode permission = source.value();
+            Layer layer = layers.computeIfAbsent(source.layer(), rank -> new Layer(new LinkedHashMap<>(), source.workspace()));
             if (!permission.isObject()) {
                 warnings.add("Config key 'permission' in " + file + " must be an object of tools; ignoring it.");
                 continue;
@@ -51,24 +86,27 @@ public final class RuleSet {
             for (Iterator<Map.Entry<String, JsonNode>> it = permission.fields(); it.hasNext();) {
                 Map.Entry<String, JsonNode> entry = it.next();
                 String tool = entry.getKey();
-                if (tables.containsKey(tool)) {
-                    continue; // an earlier file configured this tool; its table stands whole
+                if (layer.tables().containsKey(tool)) {
+                    continue; // an earlier file of this layer configured this tool; its table stands whole
                 }
                 List<Rule> table = table(tool, entry.getValue(), file, warnings);
-                if (table != null) {
-                    tables.put(tool, List.copyOf(table));
+                if (table != null && source.narrowOnly()) {
+                    table.removeIf(rule -> rule.decision() == Decision.ALLOW);
+                }
+                if (table != null && !table.isEmpty()) {
+                    layer.tables().put(tool, List.copyOf(table));
                 }
             }
         }
-        return new RuleSet(tables);
+        return new RuleSet(List.copyOf(layers.values()));
     }
 
     private static List<Rule> table(String tool, JsonNode value, Path file, List<String> warnings) {
         String where = "permission." + tool + " in " + file;
         if (value.isTextual()) {
-            return decision(value.asText(), where, warnings).map(d -> List.of(new Rule(tool, "*", d, file))).orElse(null);
-        }
-        if (!value.isObject()) {
+            return decision(value.asText(), where, warnings).map(d -> new ArrayList<>(List.of(new Rule(tool, "*", d, file))))
+                    .orElse(null);
+        }        if (!value.isObject()) {
             warnings.add("Config key " + where + " must be a decision (allow, ask, deny) or an object of patterns; "
                     + "ignoring it.");
             return null;
@@ -110,14 +148,53 @@ public final class RuleSet {
         return text.length() > 60 ? text.substring(0, 60) + "..." : text;
     }
 
-    /** The table that governs a tool: its exact key, else the last glob key that matches it. */
-    public Optional<List<Rule>> tableFor(String tool) {
-        List<Rule> exact = tables.get(tool);
+    /** Whether any layer has a table for a tool. */
+    public boolean configures(String tool) {
+        return layers.stream().anyMatch(layer -> tableFor(layer, tool).isPresent());
+    }
+
+    /**
+     * The rule each layer's table (for this tool) decides by — its last entry that matches any of the
+     * texts — strictest first: the first is the call's decision.
+     */
+    public List<Rule> matches(String tool, List<String> texts) {
+        List<Rule> matched = new ArrayList<>();
+        for (Layer layer : layers) {
+            tableFor(layer, tool).flatMap(table -> lastMatch(table, texts)).ifPresent(matched::add);
+        }
+        matched.sort((a, b) -> Integer.compare(b.decision().ordinal(), a.decision().ordinal()));
+        return matched;
+    }
+
+    /**
+     * Whether a rule outside the workspace allows exactly this path (no wildcard) and no layer denies
+     * or asks for it: what it takes to unlock a secret.
+     */
+    public boolean allowsExactly(String tool, String path) {
+        boolean allowed = false;
+        for (Layer layer : layers) {
+            Optional<List<Rule>> table = tableFor(layer, tool);
+            if (table.isEmpty()) {
+                continue;
+            }
+            Optional<Rule> last = lastMatch(table.get(), List.of(path));
+            if (last.isPresent() && last.get().decision() != Decision.ALLOW) {
+                return false;
+            }
+            allowed |= !layer.workspace() && table.get().stream().anyMatch(rule -> rule.decision() == Decision.ALLOW
+                    && rule.pattern().equals(path));
+        }
+        return allowed;
+    }
+
+    /** The table that governs a tool in one layer: its exact key, else the last glob key that matches it. */
+    private static Optional<List<Rule>> tableFor(Layer layer, String tool) {
+        List<Rule> exact = layer.tables().get(tool);
         if (exact != null) {
             return Optional.of(exact);
         }
         List<Rule> found = null;
-        for (Map.Entry<String, List<Rule>> entry : tables.entrySet()) {
+        for (Map.Entry<String, List<Rule>> entry : layer.tables().entrySet()) {
             String key = entry.getKey();
             if ((key.indexOf('*') >= 0 || key.indexOf('?') >= 0) && Wildcard.matches(key, tool)) {
                 found = entry.getValue();
@@ -127,7 +204,7 @@ public final class RuleSet {
     }
 
     /** The last rule of a table that matches any of the texts; a {@code "cmd *"} pattern also matches {@code cmd}. */
-    public static Optional<Rule> lastMatch(List<Rule> table, List<String> texts) {
+    static Optional<Rule> lastMatch(List<Rule> table, List<String> texts) {
         for (int i = table.size() - 1; i >= 0; i--) {
             Rule rule = table.get(i);
             for (String text : texts) {

@@ -23,7 +23,8 @@ class RuleSetTest {
     }
 
     private static Decision decide(RuleSet rules, String tool, String text) {
-        return rules.tableFor(tool).flatMap(t -> RuleSet.lastMatch(t, List.of(text))).map(Rule::decision).orElse(null);
+        List<Rule> matched = rules.matches(tool, List.of(text));
+        return matched.isEmpty() ? null : matched.get(0).decision();
     }
 
     @Test
@@ -51,7 +52,7 @@ class RuleSetTest {
         assertEquals(3, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains("permission.bash in " + WORKSPACE_FILE) && warnings.get(0).contains("\"alow\""),
                 warnings.get(0));
-        assertTrue(rules.tableFor("edit_file").isEmpty(), "a dropped table leaves the defaults");
+        assertTrue(!rules.configures("edit_file"), "a dropped table leaves the defaults");
     }
 
     @Test
@@ -62,7 +63,7 @@ class RuleSetTest {
         assertEquals(Decision.ALLOW, decide(rules, "bash", "npm test"));
         assertEquals(null, decide(rules, "bash", "make"), "the user's bash table is replaced, not merged");
         assertEquals(Decision.ALLOW, decide(rules, "write_file", "a.txt"));
-        assertEquals(USER_FILE, rules.tableFor("write_file").get().get(0).file());
+        assertEquals(USER_FILE, rules.matches("write_file", List.of("a.txt")).get(0).file());
     }
 
     @Test
@@ -82,6 +83,62 @@ class RuleSetTest {
         assertEquals(Decision.ALLOW, decide(rules, "bash", "git"));
         assertEquals(Decision.ALLOW, decide(rules, "bash", "git status"));
         assertEquals(null, decide(rules, "bash", "gitk"));
+    }
+
+    private static RuleSet layers(String managed, String user, String workspace, boolean workspaceTrusted)
+            throws Exception {
+        List<RuleSet.Source> sources = new ArrayList<>();
+        if (managed != null) {
+            sources.add(new RuleSet.Source(Path.of("/etc/quiver/managed.json"), 0, false, false, json(managed)));
+        }
+        if (user != null) {
+            sources.add(new RuleSet.Source(USER_FILE, 1, false, false, json(user)));
+        }
+        if (workspace != null) {
+            sources.add(new RuleSet.Source(WORKSPACE_FILE, 2, true, !workspaceTrusted, json(workspace)));
+        }
+        return RuleSet.layered(sources, new ArrayList<>());
+    }
+
+    @Test
+    void everyLayerCountsAndTheStrictestDecisionWinsWhateverItsLayer() throws Exception {
+        RuleSet rules = layers(null, "{\"bash\":{\"*\":\"allow\",\"curl *\":\"deny\",\"git push *\":\"deny\"}}",
+                "{\"bash\":\"allow\",\"write_file\":{\"src/*\":\"ask\"}}", true);
+        assertEquals(Decision.DENY, decide(rules, "bash", "curl http://x"), "a trusted workspace's allow cannot beat a user deny");
+        assertEquals(Decision.DENY, decide(rules, "bash", "git push origin"));
+        assertEquals(Decision.ALLOW, decide(rules, "bash", "ls"));
+        assertEquals(Decision.ASK, decide(rules, "write_file", "src/a"), "a workspace may tighten");
+    }
+
+    @Test
+    void theManagedPolicyCannotBeLoosenedByTheUserOrTheWorkspace() throws Exception {
+        RuleSet rules = layers("{\"bash\":{\"npm publish*\":\"deny\",\"git *\":\"ask\"}}",
+                "{\"bash\":{\"*\":\"allow\"}}", "{\"bash\":\"allow\"}", true);
+        assertEquals(Decision.DENY, decide(rules, "bash", "npm publish"));
+        assertEquals(Decision.ASK, decide(rules, "bash", "git status"), "a managed ask outranks the user's allow");
+        assertEquals(Decision.ALLOW, decide(rules, "bash", "make"));
+    }
+
+    @Test
+    void anUntrustedWorkspaceKeepsOnlyItsDenyAndAskEntries() throws Exception {
+        RuleSet rules = layers(null, null, "{\"bash\":{\"*\":\"allow\",\"make *\":\"deny\"},\"web_fetch\":\"allow\","
+                + "\"write_file\":\"ask\"}", false);
+        assertEquals(null, decide(rules, "bash", "curl x"), "its allow is gone, so the default applies");
+        assertEquals(Decision.DENY, decide(rules, "bash", "make all"));
+        assertTrue(!rules.configures("web_fetch"));
+        assertEquals(Decision.ASK, decide(rules, "write_file", "a"));
+    }
+
+    @Test
+    void onlyAnExactAllowOutsideTheWorkspaceUnlocksASecretAndADenyAnywhereKeepsItLocked() throws Exception {
+        assertTrue(layers(null, "{\"read_file\":{\"config/.env\":\"allow\"}}", null, true)
+                .allowsExactly("read_file", "config/.env"));
+        assertTrue(!layers(null, "{\"read_file\":{\"config/*\":\"allow\"}}", null, true)
+                .allowsExactly("read_file", "config/.env"), "a wildcard never unlocks");
+        assertTrue(!layers(null, null, "{\"read_file\":{\"config/.env\":\"allow\"}}", true)
+                .allowsExactly("read_file", "config/.env"), "not even a trusted workspace unlocks a secret");
+        assertTrue(!layers("{\"read_file\":{\"*.env\":\"deny\"}}", "{\"read_file\":{\"config/.env\":\"allow\"}}", null,
+                true).allowsExactly("read_file", "config/.env"), "a managed deny keeps it locked");
     }
 
     @Test

@@ -161,7 +161,9 @@ public final class Servers {
                     shared = null;
                 }
                 if (shared == null) {
-                    ServerHandle handle = new ServerHandle(entry.getValue(), session.workspace(), environment, registrar,
+                    // a server inherits the session's scrubbed environment; ${NAME} in its entry may still name any
+                    ServerHandle handle = new ServerHandle(entry.getValue(), session.workspace(), session.environment(),
+                            registrar,
                             version);
                     shared = new Shared(handle, session.workspace());
                     running.put(name, shared);

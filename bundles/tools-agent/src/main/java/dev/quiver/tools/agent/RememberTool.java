@@ -17,15 +17,17 @@ import org.osgi.service.component.annotations.Component;
 
 /**
  * {@code remember}: keeps a short note about the workspace for later sessions. Each note is one line
- * {@code - TEXT} of {@value #FILE}; the kernel lists the newest notes in the system prompt at every
- * step of every session of the workspace while this tool is offered. The file is plain Markdown the
- * user may edit. It changes nothing but the agent's own state, so it runs without asking.
+ * {@code - TEXT} of {@value #FILE} in the workspace's state folder ({@link ToolContext#stateFolder()},
+ * outside the working tree, so a cloned repository cannot plant notes the agent takes for its own); the
+ * kernel lists the newest notes in the system prompt at every step of every session of the workspace
+ * while this tool is offered. The file is plain Markdown the user may edit. It changes nothing but the
+ * agent's own state, so it runs without asking.
  */
 @Component(property = {Tool.NAME + "=remember", Tool.SET + "=agent", Tool.ACCESS + "=state"})
 public class RememberTool implements Tool {
 
-    /** Where the notes live, relative to the workspace root. */
-    static final String FILE = ".quiver/notes.md";
+    /** The notes file, in the workspace's state folder. */
+    static final String FILE = "notes.md";
     /** Characters one note may have. */
     static final int MAX_NOTE = 200;
     /** Notes kept in the file; the oldest go first. */
@@ -50,9 +52,11 @@ public class RememberTool implements Tool {
             throw new ToolException("The note has " + note.length() + " characters; keep it to " + MAX_NOTE
                     + ". Nothing was saved.");
         }
-        Path file = context.workspace().resolve(FILE);
+        Path folder = context.stateFolder().orElseThrow(() -> new ToolException("This session keeps no state "
+                + "between sessions, so notes cannot be saved here."));
+        Path file = folder.resolve(FILE);
         if (Files.isSymbolicLink(file) || Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new ToolException(FILE + " is not a plain file; notes were not saved.");
+            throw new ToolException(file + " is not a plain file; notes were not saved.");
         }
         synchronized (RememberTool.class) {
             try {
@@ -63,14 +67,26 @@ public class RememberTool implements Tool {
                 notes.add("- " + note);
                 int dropped = Math.max(0, notes.size() - MAX_NOTES);
                 List<String> kept = notes.subList(dropped, notes.size());
-                context.workspace().write(file,
-                        (String.join("\n", kept) + "\n").getBytes(StandardCharsets.UTF_8));
-                String result = "Remembered (" + kept.size() + " notes in " + FILE + "): " + note;
+                write(file, (String.join("\n", kept) + "\n").getBytes(StandardCharsets.UTF_8));
+                String result = "Remembered (" + kept.size() + " notes for this workspace): " + note;
                 return ToolResult.of(dropped > 0 ? result + "\nThe oldest note was dropped to keep " + MAX_NOTES + "."
                         : result);
             } catch (IOException e) {
-                throw new ToolException("Could not save the note to " + FILE + ": " + e.getMessage());
+                throw new ToolException("Could not save the note to " + file + ": " + e.getMessage());
             }
+        }
+    }
+
+    /** Replaces the file whole (a temporary file, then a rename), so a reader never sees half of it. */
+    private static void write(Path file, byte[] content) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path temporary = Files.createTempFile(file.getParent(), ".notes", ".tmp");
+        try {
+            Files.write(temporary, content);
+            Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
         }
     }
 

@@ -24,6 +24,9 @@ class RememberToolTest {
     @TempDir
     Path root;
 
+    @TempDir
+    Path state;
+
     private final RememberTool tool = new RememberTool();
 
     private ToolContext context() throws Exception {
@@ -49,6 +52,11 @@ class RememberToolTest {
             }
 
             @Override
+            public Optional<Path> stateFolder() {
+                return Optional.of(state);
+            }
+
+            @Override
             public boolean isCancelled() {
                 return false;
             }
@@ -60,7 +68,7 @@ class RememberToolTest {
     }
 
     private List<String> lines() throws Exception {
-        return Files.readAllLines(root.resolve(".quiver/notes.md"), StandardCharsets.UTF_8);
+        return Files.readAllLines(state.resolve("notes.md"), StandardCharsets.UTF_8);
     }
 
     @Test
@@ -81,8 +89,7 @@ class RememberToolTest {
 
     @Test
     void linesTheUserWroteAroundTheNotesAreKeptOutAndTheFileIsCapped() throws Exception {
-        Files.createDirectories(root.resolve(".quiver"));
-        Files.writeString(root.resolve(".quiver/notes.md"), "# Notes\n- kept by hand\n");
+        Files.writeString(state.resolve("notes.md"), "# Notes\n- kept by hand\n");
         remember("first by the tool");
         assertEquals(List.of("- kept by hand", "- first by the tool"), lines());
         for (int i = 0; i < RememberTool.MAX_NOTES; i++) {
@@ -100,7 +107,46 @@ class RememberToolTest {
         assertTrue(empty.getMessage().contains("empty"), empty.getMessage());
         ToolException longer = assertThrows(ToolException.class, () -> remember("x".repeat(RememberTool.MAX_NOTE + 1)));
         assertTrue(longer.getMessage().contains(String.valueOf(RememberTool.MAX_NOTE)), longer.getMessage());
-        assertFalse(Files.exists(root.resolve(".quiver/notes.md")));
+        assertFalse(Files.exists(state.resolve("notes.md")));
+    }
+
+    @Test
+    void notesNeverGoIntoTheWorkingTree() throws Exception {
+        remember("the build needs Java 17");
+        assertFalse(Files.exists(root.resolve(".quiver")), "a note is Quiver's state, not the repository's");
+        assertEquals(List.of("- the build needs Java 17"), lines());
+    }
+
+    @Test
+    void aContextWithoutStateSaysNotesCannotBeSaved() throws Exception {
+        ToolContext stateless = new ToolContext() {
+            @Override
+            public Workspace workspace() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Optional<Object> config(String key) {
+                return Optional.empty();
+            }
+
+            @Override
+            public java.util.Map<String, String> environment() {
+                return Map.of();
+            }
+
+            @Override
+            public void stream(String text) {
+            }
+
+            @Override
+            public boolean isCancelled() {
+                return false;
+            }
+        };
+        ToolException refused = assertThrows(ToolException.class,
+                () -> tool.call(Arguments.of(Map.of("note", "x")), stateless));
+        assertTrue(refused.getMessage().contains("cannot be saved"), refused.getMessage());
     }
 
     @Test

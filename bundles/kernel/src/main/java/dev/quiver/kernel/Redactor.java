@@ -1,0 +1,149 @@
+package dev.quiver.kernel;
+
+import dev.quiver.api.Workspace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The backstop behind every refusal of a secret: the values of known secrets are replaced in every
+ * tool result before it reaches the model, a front end, the session file or the audit log. Known are
+ * the values of the variables removed from tool processes' environment ({@link ProcessEnvironment})
+ * and the contents of the workspace's secret files ({@link Workspace#secretFiles()}): of each line, the
+ * value of a {@code NAME=value} or {@code name: value} line, or the whole line (a key's body). Values
+ * shorter than {@value #MIN_CHARS} characters are left alone, so a word such as {@code true} or
+ * {@code 3306} is never redacted everywhere.
+ *
+ * <p>What this cannot catch, and docs/permissions.md says so: a value transformed on the way (base64,
+ * hex, split over lines, another encoding), a secret file deleted from the working tree whose value
+ * only git's history still holds, and secrets in files whose names do not mark them.
+ */
+final class Redactor {
+
+    static final int MIN_CHARS = 8;
+    /** A secret file larger than this is read only this far: key files and .env files are small. */
+    private static final int MAX_FILE_BYTES = 256 * 1024;
+    private static final Pattern ASSIGNMENT =
+            Pattern.compile("^(?:export\\s+)?[A-Za-z_][A-Za-z0-9_.\\-]*\\s*[=:]\\s*(.*)$");
+
+    /** A secret file's values as of one look at it. */
+    private record Known(Object stamp, List<String> values) {
+    }
+
+    private final Workspace workspace;
+    private final Map<String, String> environment;
+    private final Map<Path, Known> files = new HashMap<>();
+    /** Value to its label, longest value first, so a value inside a longer one never splits it. */
+    private volatile List<Map.Entry<String, String>> values = List.of();
+    private volatile boolean looked;
+
+    /**
+     * @param workspace the session's workspace
+     * @param environment the removed variables and their values
+     */
+    Redactor(Workspace workspace, Map<String, String> environment) {
+        this.workspace = workspace;
+        this.environment = environment;
+    }
+
+    /** Looks at the secret files again (cheap when nothing changed); call before a tool's result is read. */
+    synchronized void refresh() {
+        Map<String, String> all = new LinkedHashMap<>();
+        environment.forEach((name, value) -> add(all, value, "$" + name));
+        List<Path> secrets;
+        try {
+            secrets = workspace.secretFiles();
+        } catch (IOException e) {
+            secrets = List.copyOf(files.keySet()); // keep what is known rather than nothing
+        }
+        Map<Path, Known> seen = new HashMap<>();
+        for (Path file : secrets) {
+            Known known = read(file, files.get(file));
+            seen.put(file, known);
+            String label = workspace.relativize(file);
+            known.values().forEach(value -> add(all, value, label));
+        }
+        files.clear();
+        files.putAll(seen);
+        List<Map.Entry<String, String>> sorted = new ArrayList<>(all.entrySet());
+        sorted.sort(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getKey().length()).reversed());
+        values = List.copyOf(sorted);
+        looked = true;
+    }
+
+    private static void add(Map<String, String> all, String value, String label) {
+        String trimmed = value.strip();
+        if (trimmed.length() >= MIN_CHARS) {
+            all.putIfAbsent(trimmed, label);
+        }
+    }
+
+    private static Known read(Path file, Known before) {
+        Object stamp;
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            if (!attributes.isRegularFile()) {
+                return new Known("not a file", List.of());
+            }
+            stamp = List.of(attributes.size(), attributes.lastModifiedTime(), String.valueOf(attributes.fileKey()));
+        } catch (IOException gone) {
+            return new Known("gone", List.of());
+        }
+        if (before != null && before.stamp().equals(stamp)) {
+            return before;
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_FILE_BYTES);
+        } catch (IOException unreadable) {
+            return new Known(stamp, List.of());
+        }
+        List<String> values = new ArrayList<>();
+        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\r?\n")) {
+            String text = line.strip();
+            if (text.isEmpty() || text.startsWith("#") || text.startsWith("-----BEGIN") || text.startsWith("-----END")) {
+                continue;
+            }
+            Matcher assignment = ASSIGNMENT.matcher(text);
+            String value = assignment.matches() ? unquote(assignment.group(1).strip()) : text;
+            values.add(value);
+        }
+        return new Known(stamp, values);
+    }
+
+    private static String unquote(String value) {
+        if (value.length() >= 2 && (value.charAt(0) == '"' || value.charAt(0) == '\'')
+                && value.charAt(value.length() - 1) == value.charAt(0)) {
+            return value.substring(1, value.length() - 1);
+        }
+        return value;
+    }
+
+    /** The text with every known value replaced by {@code [redacted: LABEL]}. */
+    String redact(String text) {
+        if (text == null || text.isEmpty()) {
+            return text;
+        }
+        if (!looked) {
+            refresh();
+        }
+        String result = text;
+        for (Map.Entry<String, String> known : values) {
+            if (result.contains(known.getKey())) {
+                result = result.replace(known.getKey(), "[redacted: " + known.getValue() + "]");
+            }
+        }
+        return result;
+    }
+}

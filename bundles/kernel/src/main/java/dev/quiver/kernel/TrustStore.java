@@ -1,0 +1,158 @@
+package dev.quiver.kernel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.TrustedWorkspace;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The workspaces the user trusts, kept in the user's state ({@code $XDG_STATE_HOME/quiver/trusted-workspaces.json},
+ * by default under {@code ~/.local/state}), outside every working tree and outside the sandbox's view.
+ * An entry is a workspace's real path and a SHA-256 digest of its config files as they were when trusted:
+ * a workspace whose config changed since (a pull, a checkout, a command that rewrote it) is untrusted
+ * until trusted again.
+ */
+final class TrustStore implements Config.Trust {
+
+    /** The files whose content trust is given to, relative to the workspace root. */
+    static final List<String> FILES = List.of(".quiver/config.json");
+
+    private final Path file;
+
+    TrustStore(Path file) {
+        this.file = file;
+    }
+
+    static TrustStore fromEnvironment(Map<String, String> environment) {
+        String state = environment.get("XDG_STATE_HOME");
+        String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
+        Path base = state != null && !state.isBlank() ? Path.of(state) : Path.of(home, ".local", "state");
+        return new TrustStore(base.resolve("quiver").resolve("trusted-workspaces.json"));
+    }
+
+    Path file() {
+        return file;
+    }
+
+    @Override
+    public boolean trusts(Path workspaceRoot) {
+        JsonNode entry = read().get(workspaceRoot.toString());
+        return entry != null && digest(workspaceRoot).equals(entry.path("digest").asText());
+    }
+
+    /** Trusts a workspace as its config files are now. */
+    synchronized void trust(Path workspaceRoot) {
+        ObjectNode all = read();
+        ObjectNode entry = all.putObject(workspaceRoot.toString());
+        entry.put("digest", digest(workspaceRoot));
+        entry.put("trusted", Instant.now().toString());
+        write(all);
+    }
+
+    /** Forgets a workspace; whether it was trusted. */
+    synchronized boolean revoke(Path workspaceRoot) {
+        ObjectNode all = read();
+        boolean had = all.remove(workspaceRoot.toString()) != null;
+        if (had) {
+            write(all);
+        }
+        return had;
+    }
+
+    /** Every trusted workspace, with whether its config still matches what was trusted. */
+    List<TrustedWorkspace> list() {
+        List<TrustedWorkspace> list = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = read().fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> entry = it.next();
+            Path root = Path.of(entry.getKey());
+            Instant since;
+            try {
+                since = Instant.parse(entry.getValue().path("trusted").asText());
+            } catch (RuntimeException e) {
+                since = Instant.EPOCH;
+            }
+            boolean current = Files.isDirectory(root) && digest(root).equals(entry.getValue().path("digest").asText());
+            list.add(new TrustedWorkspace(root, since, current));
+        }
+        return list;
+    }
+
+    private ObjectNode read() {
+        if (!Files.exists(file)) {
+            return Json.MAPPER.createObjectNode();
+        }
+        try {
+            JsonNode root = Json.MAPPER.readTree(Config.text(file));
+            if (root != null && root.path("workspaces").isObject()) {
+                return (ObjectNode) root.get("workspaces");
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable store trusts nothing; trusting again rewrites it
+        }
+        return Json.MAPPER.createObjectNode();
+    }
+
+    private void write(ObjectNode workspaces) {
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.put("version", 1);
+        root.set("workspaces", workspaces);
+        try {
+            Files.createDirectories(file.getParent());
+            Path temporary = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
+            try {
+                Files.writeString(temporary, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+                try {
+                    Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
+        } catch (IOException e) {
+            throw new HostException("Cannot record trust in " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * SHA-256 over each trust file's name and content ({@code -} for a missing one). A file that is not a
+     * regular file or is too large to be a config digests as unreadable, so it never matches a trusted one.
+     */
+    static String digest(Path workspaceRoot) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        for (String name : FILES) {
+            sha.update(name.getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            Path path = workspaceRoot.resolve(name);
+            Optional<String> text;
+            try {
+                text = Files.exists(path) ? Optional.of(Config.text(path)) : Optional.empty();
+            } catch (IOException unreadable) {
+                text = Optional.of("\0unreadable\0" + Instant.now());
+            }
+            sha.update(text.map(t -> "+" + t).orElse("-").getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+        }
+        return "sha256:" + HexFormat.of().formatHex(sha.digest());
+    }
+}

@@ -1,0 +1,66 @@
+package dev.quiver.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.Workspace;
+import dev.quiver.workspace.WorkspaceFactoryComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The values of known secrets never leave a tool result whole, whichever route brought them. */
+class RedactorTest {
+
+    @TempDir
+    Path root;
+
+    private Redactor redactor(Map<String, String> environment) throws Exception {
+        Workspace workspace = new WorkspaceFactoryComponent().open(root);
+        return new Redactor(workspace, environment);
+    }
+
+    @Test
+    void valuesOfSecretFilesAndOfTheScrubbedEnvironmentAreReplacedWithTheirSource() throws Exception {
+        Files.writeString(root.resolve(".env"), "# local settings\nexport DB_PASSWORD=\"hunter2-but-longer\"\n"
+                + "API_KEY: sk-live-0123456789abcdef\nDEBUG=true\nPORT=3306\n");
+        Files.createDirectories(root.resolve("config/secrets"));
+        Files.writeString(root.resolve("config/secrets/server.key"), "-----BEGIN PRIVATE KEY-----\n"
+                + "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n");
+        Files.writeString(root.resolve(".gitignore"), "config/secrets/\n.env\n");
+        Redactor redactor = redactor(Map.of("OPENAI_API_KEY", "sk-proj-abcdefghijklmnop", "SHORT_TOKEN", "abc"));
+
+        String output = "password hunter2-but-longer, key sk-live-0123456789abcdef, "
+                + "body MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7, env sk-proj-abcdefghijklmnop, "
+                + "debug true, port 3306, short abc, -----BEGIN PRIVATE KEY-----";
+        assertEquals("password [redacted: .env], key [redacted: .env], "
+                + "body [redacted: config/secrets/server.key], env [redacted: $OPENAI_API_KEY], "
+                + "debug true, port 3306, short abc, -----BEGIN PRIVATE KEY-----", redactor.redact(output),
+                "short values and the key's armour lines are not secrets worth breaking every output for");
+    }
+
+    @Test
+    void aSecretFileWrittenOrChangedLaterIsRedactedAfterTheNextRefresh() throws Exception {
+        Redactor redactor = redactor(Map.of());
+        assertEquals("token abcdefgh12345678", redactor.redact("token abcdefgh12345678"));
+        Files.writeString(root.resolve("prod.env"), "TOKEN=abcdefgh12345678\n");
+        redactor.refresh();
+        assertEquals("token [redacted: prod.env]", redactor.redact("token abcdefgh12345678"));
+        Files.writeString(root.resolve("prod.env"), "TOKEN=zyxwvuts87654321xx\n");
+        redactor.refresh();
+        assertEquals("old abcdefgh12345678 new [redacted: prod.env]",
+                redactor.redact("old abcdefgh12345678 new zyxwvuts87654321xx"));
+    }
+
+    @Test
+    void aLongerValueIsReplacedWholeEvenWhenAShorterOneIsPartOfIt() throws Exception {
+        Files.writeString(root.resolve(".env"), "A=abcdefgh\nB=abcdefgh-and-more\n");
+        String redacted = redactor(Map.of()).redact("abcdefgh-and-more");
+        assertEquals("[redacted: .env]", redacted);
+        assertFalse(redacted.contains("and-more"));
+        assertTrue(redactor(Map.of()).redact("").isEmpty());
+    }
+}
