@@ -95,7 +95,9 @@ class McpClientEndToEndTest {
         assertEquals("echo: ok go", allowed.stdout().strip());
         Run denied = QuiverProcess.run(workspace, "call", "mcp__tiny__echo", "{\"text\":\"bad\"}");
         assertEquals(3, denied.exitCode(), denied.stderr());
-        Run check = QuiverProcess.run(workspace, "check", "mcp__tiny__crash", "{}");
+        Run unstarted = QuiverProcess.run(workspace, "check", "mcp__tiny__crash", "{}");
+        assertTrue(unstarted.stdout().contains("not a registered tool"), "check alone starts no server: " + unstarted.stdout());
+        Run check = QuiverProcess.run(workspace, "check", "--with-mcp", "mcp__tiny__crash", "{}");
         assertEquals("allow", JSON.readTree(check.stdout()).path("decision").asText(), check.stdout());
         assertEquals("rule", JSON.readTree(check.stdout()).path("by").asText(), check.stdout());
     }

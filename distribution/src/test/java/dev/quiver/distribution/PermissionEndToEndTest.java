@@ -96,7 +96,8 @@ class PermissionEndToEndTest {
 
             // the session file(s) under this process's XDG_DATA_HOME
             Path sessions = data.resolve("quiver").resolve("sessions");
-            List<Path> stored = files(sessions).stream().filter(p -> p.toString().endsWith(".jsonl")).toList();
+            List<Path> stored = files(sessions).stream().filter(p -> p.toString().endsWith(".jsonl"))
+                    .filter(p -> !p.getFileName().toString().equals("audit.jsonl")).toList();
             assertFalse(stored.isEmpty(), "a session was stored under " + sessions);
             for (Path file : stored) {
                 String text = Files.readString(file);
@@ -104,9 +105,10 @@ class PermissionEndToEndTest {
                 assertFalse(text.contains(secret), "the secret reached the session file " + file);
             }
 
-            // the audit log: every decision recorded, no value in it
-            Path audit = workspace.resolve(".quiver").resolve("audit.jsonl");
-            assertTrue(Files.exists(audit), "the decisions are audited");
+            // the audit log, in the workspace's state folder: every decision recorded, no value in it
+            Path audit = files(sessions).stream().filter(p -> p.getFileName().toString().equals("audit.jsonl"))
+                    .findFirst().orElseThrow(() -> new AssertionError("the decisions are audited under " + sessions));
+            assertFalse(Files.exists(workspace.resolve(".quiver")), "nothing is written into the working tree");
             String auditText = Files.readString(audit);
             assertFalse(auditText.contains(secret), "the secret reached the audit log: " + auditText);
             List<JsonNode> entries = jsonLines(auditText);

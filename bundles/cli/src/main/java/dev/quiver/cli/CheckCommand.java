@@ -24,6 +24,9 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--batch", paramLabel = "FILE|-", description = "JSON Lines of {\"tool\":..,\"args\":{..}}; - for stdin")
     String batch;
 
+    @Option(names = "--with-mcp", description = "Start the configured MCP servers to check calls of their tools (check alone starts nothing)")
+    boolean withMcp;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "TOOL")
     String tool;
 
@@ -37,7 +40,7 @@ final class CheckCommand implements Callable<Integer> {
             terminal.err().println("quiver check: give TOOL 'JSON', or --batch FILE|- (not both).");
             return ExitCodes.USAGE;
         }
-        try (Session session = root.inspect(common.over(root.common), terminal.err())) {
+        try (Session session = root.inspect(common.over(root.common), terminal.err(), withMcp)) {
             if (batch != null) {
                 BatchLine.each(batch, terminal.in(), line -> {
                     if (line.error() != null) {

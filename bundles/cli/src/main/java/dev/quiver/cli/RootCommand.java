@@ -66,9 +66,12 @@ final class RootCommand implements Callable<Integer> {
         return open(options.session(interactive, resume), headerStream);
     }
 
-    /** Opens a session that only lists tools or checks calls: it starts nothing (no MCP server, no process). */
-    Session inspect(CommonOptions options, PrintStream headerStream) {
-        return open(options.session(false, java.util.Optional.empty(), true), headerStream);
+    /**
+     * Opens a session that only lists tools or checks calls: it starts nothing (no MCP server, no
+     * process) unless {@code withMcp} asks to start the configured MCP servers to see their tools.
+     */
+    Session inspect(CommonOptions options, PrintStream headerStream, boolean withMcp) {
+        return open(options.session(false, java.util.Optional.empty(), !withMcp), headerStream);
     }
 
     private Session open(dev.quiver.api.host.SessionOptions options, PrintStream headerStream) {

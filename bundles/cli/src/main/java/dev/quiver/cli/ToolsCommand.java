@@ -33,7 +33,7 @@ final class ToolsCommand implements Callable<Integer> {
         PrintStream out = root.terminal.out();
         CommonOptions options = common.over(root.common);
         PrintStream header = json ? root.terminal.err() : out;
-        try (Session session = withMcp ? root.open(options, false, header) : root.inspect(options, header)) {
+        try (Session session = root.inspect(options, header, withMcp)) {
             List<ToolInfo> tools = session.tools();
             if (json) {
                 ArrayNode array = Output.MAPPER.createArrayNode();

@@ -169,9 +169,6 @@ public class KernelComponent implements Kernel {
                 name -> Optional.ofNullable(providers.get(name)).map(LazyProvider::get), () -> List.copyOf(guards.values()),
                 SessionStore.fromEnvironment(System.getenv()), this::trusted, () -> closed(self[0]));
         self[0] = session;
-        if (options.inspectOnly()) {
-            return session; // tools and check start nothing: no listener hears of the session
-        }
         open.add(session);
         for (SessionListener listener : listeners) {
             notify(() -> listener.opened(session.context()));

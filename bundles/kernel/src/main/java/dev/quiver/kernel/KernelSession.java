@@ -112,13 +112,14 @@ final class KernelSession implements Session {
         this.environment = ProcessEnvironment.of(System.getenv(), passThrough(config, found));
         this.chain = new CallChain(workspace, engine, guards, workers,
                 new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
-                new AuditLog(workspace.root(), recorder.id()), config::plain, trusted, registry::wasUnloaded,
+                new AuditLog(store.stateFolder(workspace.root()), recorder.id()), config::plain, trusted, registry::wasUnloaded,
                 environment::kept);
         Supplier<Optional<Path>> stateFolder = () -> Optional.of(store.stateFolder(workspace.root()));
         chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()));
         this.notes = new Notes(stateFolder, () -> config.trusted()
                 ? Optional.of(workspace.root().resolve(Notes.SHARED)) : Optional.empty());
-        this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept());
+        this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept(),
+                options.inspectOnly());
         found.addAll(0, config.warnings());
         untrustedNotice(config, workspace.root()).ifPresent(found::add);
         this.warnings = List.copyOf(found);

@@ -25,12 +25,15 @@ final class SessionContextImpl implements SessionContext {
     private final Path workspace;
     private final Config config;
     private final java.util.Map<String, String> environment;
+    private final boolean inspectOnly;
     private final Set<Runnable> listeners = new CopyOnWriteArraySet<>();
     private ScheduledExecutorService poller;
     private long notified;
 
-    SessionContextImpl(Supplier<String> id, Path workspace, Config config, java.util.Map<String, String> environment) {
+    SessionContextImpl(Supplier<String> id, Path workspace, Config config, java.util.Map<String, String> environment,
+            boolean inspectOnly) {
         this.environment = environment;
+        this.inspectOnly = inspectOnly;
         this.id = id;
         this.workspace = workspace;
         this.config = config;
@@ -44,6 +47,11 @@ final class SessionContextImpl implements SessionContext {
     @Override
     public java.util.Map<String, String> environment() {
         return environment;
+    }
+
+    @Override
+    public boolean inspectOnly() {
+        return inspectOnly;
     }
 
     @Override

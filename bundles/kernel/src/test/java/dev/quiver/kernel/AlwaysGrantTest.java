@@ -97,11 +97,10 @@ class AlwaysGrantTest {
                 "XDG_DATA_HOME", home.resolve(".local/share").toString(),
                 "XDG_STATE_HOME", home.resolve(".local/state").toString(),
                 "XDG_CACHE_HOME", home.resolve(".cache").toString());
-        // a workspace that has been used before: its config, its source, the audit log's .gitignore
+        // a workspace that has been used before: its config, its source
         Files.createDirectories(root.resolve(".quiver"));
         Files.writeString(root.resolve(".quiver/config.json"),
                 "{\"permission\": {\"runner\": {\"*\": \"ask\", \"git log *\": \"allow\"}}}\n");
-        Files.writeString(root.resolve(".quiver/.gitignore"), "audit.jsonl\n");
         Files.createDirectories(root.resolve("src/a"));
         Files.writeString(root.resolve("src/a/Existing.java"), "class Existing {}\n");
         // the user's config, data and state folders, with a user config file to leave alone
@@ -164,14 +163,16 @@ class AlwaysGrantTest {
                     "the grant holds for the rest of the session");
         }
 
-        Map<String, String> workspaceAfter = tree(root);
-        String audit = ".quiver/audit.jsonl";
-        assertTrue(workspaceAfter.containsKey(audit), "the calls were audited: " + workspaceAfter.keySet());
-        workspaceAfter.remove(audit);
-        assertEquals(workspaceBefore, workspaceAfter, "nothing in the workspace but the audit log was created or changed");
-        assertEquals(homeBefore, tree(home), "nothing under HOME or the XDG config, data and state folders was created "
-                + "or changed");
-        String log = Files.readString(root.resolve(audit));
+        assertEquals(workspaceBefore, tree(root), "nothing in the workspace was created or changed");
+        Path audit = SessionStore.fromEnvironment(environment).stateFolder(root).resolve("audit.jsonl");
+        Map<String, String> homeAfter = tree(home);
+        String auditName = home.relativize(audit).toString();
+        assertTrue(homeAfter.containsKey(auditName), "the calls were audited in the state folder: " + homeAfter.keySet());
+        homeAfter.keySet().removeIf(name -> !homeBefore.containsKey(name)
+                && (auditName.equals(name) || auditName.startsWith(name) && name.endsWith("/")));
+        assertEquals(homeBefore, homeAfter, "nothing under HOME or the XDG config, data and state folders but the "
+                + "audit log was created or changed");
+        String log = Files.readString(audit);
         assertFalse(log.contains("src/a/*") || log.contains("git status *"), "the audit log holds no grant: " + log);
 
         Answer once = new Answer(Approval.once());

@@ -1,6 +1,7 @@
 package dev.quiver.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Guard;
@@ -62,7 +63,7 @@ class CallChainTest {
     private CallChain chain(CallChain.Modes modes, Duration timeout, RuleSet rules) throws Exception {
         Workspace opened = new WorkspaceFactoryComponent().open(workspace);
         return new CallChain(opened, new PermissionEngine(rules, opened, "/home/nobody"), () -> guards,
-                workers, modes, timeout, new AuditLog(opened.root(), "test"), key -> Optional.empty(), tool -> false);
+                workers, modes, timeout, new AuditLog(opened.root().resolve("state"), "test"), key -> Optional.empty(), tool -> false);
     }
 
     private static RuleSet rules(String json) throws Exception {
@@ -187,7 +188,7 @@ class CallChainTest {
         Workspace opened = new WorkspaceFactoryComponent().open(workspace);
         CallChain chain = new CallChain(opened, new PermissionEngine(RuleSet.empty(), opened, "/home/nobody"),
                 () -> guards, workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
-                new AuditLog(opened.root(), "test"), key -> Optional.empty(), tool -> false,
+                new AuditLog(opened.root().resolve("state"), "test"), key -> Optional.empty(), tool -> false,
                 framework.registry::wasUnloaded, java.util.Map::of);
         framework.unregister(registration);
 
@@ -311,7 +312,7 @@ class CallChainTest {
         assertEquals("rule", denied.verdict().by());
         assertEquals(Status.OK, run(chain, "writer", "{\"path\":\"open/x.txt\"}").status());
 
-        List<String> lines = java.nio.file.Files.readAllLines(workspace.resolve(".quiver/audit.jsonl"));
+        List<String> lines = java.nio.file.Files.readAllLines(workspace.resolve("state/audit.jsonl"));
         assertEquals(2, lines.size());
         var first = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
         assertEquals("writer", first.get("tool").asText());
@@ -321,7 +322,7 @@ class CallChainTest {
         assertEquals("locked/*", first.get("rule").asText());
         assertEquals("/cfg/config.json", first.get("file").asText());
         assertTrue(lines.stream().noneMatch(l -> l.contains("TOP-SECRET-CONTENT")));
-        assertEquals("audit.jsonl\n", java.nio.file.Files.readString(workspace.resolve(".quiver/.gitignore")));
+        assertFalse(java.nio.file.Files.exists(workspace.resolve(".quiver")), "nothing is written into the working tree");
     }
 
     @Test

@@ -24,7 +24,7 @@ class SessionContextImplTest {
         Path file = Files.createDirectories(workspace.resolve(".quiver")).resolve("config.json");
         Files.writeString(file, "{\"mcp\":{\"a\":{\"command\":\"x\"}}}");
         Config config = Config.load(Optional.empty(), workspace, Map.of("XDG_CONFIG_HOME", temp.resolve("x").toString()));
-        SessionContextImpl context = new SessionContextImpl(() -> "s1", workspace, config, java.util.Map.of());
+        SessionContextImpl context = new SessionContextImpl(() -> "s1", workspace, config, java.util.Map.of(), false);
         CountDownLatch changed = new CountDownLatch(1);
         try (AutoCloseable handle = context.onConfigChange(changed::countDown)) {
             Files.writeString(file, "{\"mcp\":{}}");

@@ -156,7 +156,7 @@ class TrustBoundaryTest {
             CallOutcome outcome = session.call("bash", "{\"subject\":\"grep -r sk_ logs\"}", new TurnListener() { });
             assertEquals("found [redacted: .env] in the log", outcome.output());
         }
-        String audit = Files.readString(root.resolve(".quiver/audit.jsonl"));
+        String audit = Files.readString(SessionStore.fromEnvironment(environment).stateFolder(root).resolve("audit.jsonl"));
         assertFalse(audit.contains("sk_live_0123456789abcdef"));
     }
 }

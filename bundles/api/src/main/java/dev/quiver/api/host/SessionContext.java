@@ -28,6 +28,15 @@ public interface SessionContext {
     java.util.Map<String, String> environment();
 
     /**
+     * Whether the session only lists tools and checks calls ({@code quiver tools}, {@code check}):
+     * a listener then starts nothing (no process, no connection) for it, but may still take part
+     * in decisions, as the catalogue's trust policy does.
+     */
+    default boolean inspectOnly() {
+        return false;
+    }
+
+    /**
      * Calls the listener when one of the session's config files changes. Close the handle to stop.
      */
     AutoCloseable onConfigChange(Runnable listener);

@@ -22,8 +22,8 @@ import java.util.Optional;
  * @param trustWorkspace trust the workspace's configuration for this session only, without recording it
  *     ({@code --trust-workspace}, for a CI job running on its own repository)
  * @param inspectOnly the session only lists tools and checks calls ({@code tools}, {@code check}): it
- *     starts nothing — session listeners (the MCP client, the catalogues) are not told of it, so no
- *     server or process starts and nothing is fetched
+ *     starts nothing — session listeners hear of it as {@link SessionContext#inspectOnly()}, so the
+ *     MCP client starts no server while the catalogues still decide trust as for any session
  */
 public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive,
         boolean readOnly, Optional<String> model, Optional<String> baseUrl, Optional<String> resume,

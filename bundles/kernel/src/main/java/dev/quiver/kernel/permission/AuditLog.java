@@ -17,9 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code .quiver/audit.jsonl} in the workspace: one JSON line per decision on a call — time,
- * session, tool, subjects, decision, what decided, and the rule and its file. Arguments other than
- * the subjects (file contents, edit strings) are never written.
+ * {@code audit.jsonl} in Quiver's state folder for the workspace (outside the working tree, so a
+ * repository cannot plant a link there that makes Quiver append to another file): one JSON line per
+ * decision on a call — time, session, tool, subjects, decision, what decided, and the rule and its
+ * file. Arguments other than the subjects (file contents, edit strings) are never written.
  */
 public final class AuditLog {
 
@@ -31,8 +32,9 @@ public final class AuditLog {
     private final Path file;
     private final String session;
 
-    public AuditLog(Path workspace, String session) {
-        this.file = workspace.resolve(".quiver").resolve("audit.jsonl");
+    /** @param folder the workspace's state folder */
+    public AuditLog(Path folder, String session) {
+        this.file = folder.resolve("audit.jsonl");
         this.session = session;
     }
 
@@ -69,11 +71,6 @@ public final class AuditLog {
             Path folder = file.getParent();
             if (!Files.isDirectory(folder)) {
                 Files.createDirectories(folder);
-            }
-            Path ignore = folder.resolve(".gitignore");
-            if (!Files.exists(ignore)) {
-                // the log is local history, not something to commit with .quiver/config.json
-                Files.writeString(ignore, "audit.jsonl\n", StandardCharsets.UTF_8);
             }
             Files.writeString(file, line.toString(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);

@@ -39,6 +39,9 @@ public class McpClientComponent implements SessionListener {
 
     @Override
     public void opened(SessionContext session) {
+        if (session.inspectOnly()) {
+            return; // tools and check start no server
+        }
         servers.opened(session);
     }
 
