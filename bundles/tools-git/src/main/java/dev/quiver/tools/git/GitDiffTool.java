@@ -17,7 +17,6 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.AbstractTreeIterator;
 import org.eclipse.jgit.treewalk.CanonicalTreeParser;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
-import org.eclipse.jgit.treewalk.FileTreeIterator;
 import org.osgi.service.component.annotations.Component;
 
 /** {@code git_diff}: the uncommitted changes as a per-file summary and a unified diff. */
@@ -58,7 +57,7 @@ public class GitDiffTool implements Tool {
             if (ref != null) {
                 RevCommit commit = git.commit(walk, ref);
                 oldTree = new CanonicalTreeParser(null, reader, commit.getTree());
-                newTree = staged ? new DirCacheIterator(index) : new FileTreeIterator(git.repository);
+                newTree = staged ? new DirCacheIterator(index) : git.workTree();
                 what = (staged ? "Index" : "Working tree") + " against " + ref + " (" + GitRepo.shortId(commit) + ")";
             } else if (staged) {
                 RevCommit head = git.head(walk);
@@ -67,7 +66,7 @@ public class GitDiffTool implements Tool {
                 what = "Staged changes (index against " + (head == null ? "an empty repository" : "HEAD") + ")";
             } else {
                 oldTree = new DirCacheIterator(index);
-                newTree = new FileTreeIterator(git.repository);
+                newTree = git.workTree();
                 what = "Unstaged changes (working tree against the index)";
             }
             DiffText.Result result = DiffText.render(git, oldTree, newTree, GitRepo.filter(scope), index,

@@ -25,7 +25,8 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * The repository that holds the workspace root, opened for one call. Paths the model sends go through
  * the workspace jail and are turned into repository paths here; repository paths are turned back into
  * workspace-relative ones, and those outside the workspace (when the workspace is a sub-folder of the
- * work tree) are left out. Nothing here starts a process: arguments are values, never shell words.
+ * work tree) are left out. Nothing here starts a process: arguments are values, never shell words, and
+ * the repository is opened with {@link NoProcessFS}, so its hooks and filter drivers never run.
  */
 final class GitRepo implements AutoCloseable {
 
@@ -60,7 +61,7 @@ final class GitRepo implements AutoCloseable {
         }
         Repository repository;
         try {
-            repository = builder.setMustExist(true).build();
+            repository = builder.setFS(NoProcessFS.INSTANCE).setMustExist(true).build();
         } catch (IOException | IllegalArgumentException e) {
             throw new ToolException("Could not open the git repository at " + builder.getGitDir() + ": "
                     + e.getMessage(), e);
@@ -121,6 +122,11 @@ final class GitRepo implements AutoCloseable {
     /** Whether the file at this repository path holds secrets by its name. */
     boolean isSecret(String repoPath) {
         return repoPath != null && !repoPath.equals("/dev/null") && workspace.isSecret(Path.of(repoPath));
+    }
+
+    /** The working tree, read without running the repository's clean filters ({@link UnfilteredWorkTree}). */
+    UnfilteredWorkTree workTree() {
+        return new UnfilteredWorkTree(repository);
     }
 
     DirCache index() throws ToolException {

@@ -57,7 +57,7 @@ public class GitStatusTool implements Tool {
             Map<String, List<String>> states = new TreeMap<>();
             Map<String, String> renamedFrom = new TreeMap<>();
             staged(git, scope, states, renamedFrom);
-            StatusCommand command = Git.wrap(git.repository).status();
+            StatusCommand command = Git.wrap(git.repository).status().setWorkingTreeIt(git.workTree());
             if (!scope.isEmpty()) {
                 command.addPath(scope);
             }

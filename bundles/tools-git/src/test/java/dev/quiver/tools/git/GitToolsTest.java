@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The five git tools on a real repository built with the git CLI. */
+/** The five reading git tools on a real repository built with the git CLI; git_commit has GitCommitToolTest. */
 class GitToolsTest {
 
     @TempDir
