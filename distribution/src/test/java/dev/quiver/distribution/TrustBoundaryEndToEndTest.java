@@ -8,8 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.distribution.QuiverProcess.Run;
 import dev.quiver.testing.OpenAiStub;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +115,50 @@ class TrustBoundaryEndToEndTest {
         Run revoke = QuiverProcess.run(workspace, "trust", "--revoke");
         assertTrue(revoke.stdout().contains("No longer trusted"), revoke.stdout());
         assertTrue(QuiverProcess.run(workspace, "trust", "--list").stdout().contains("No workspace is trusted"));
+    }
+
+    @Test
+    void aProviderKeyOrACommittedSecretNeverReachesTheModelOrTheDisk() throws Exception {
+        Path workspace = Files.createDirectories(temp.resolve("repo"));
+        String password = "hunter2-correct-horse";
+        String token = "tok-9876543210fedcba";
+        Files.writeString(workspace.resolve(".env"), "DB_PASSWORD=" + password + "\n");
+        Files.writeString(workspace.resolve("README.md"), "hello\n");
+        git(workspace, "init", "-q");
+        git(workspace, "add", "-A");
+        git(workspace, "-c", "user.email=a@b.c", "-c", "user.name=a", "commit", "-q", "-m", "secret committed by mistake");
+        String command = "echo \"key=$OPENAI_API_KEY token=$DEPLOY_TOKEN\"; git log -p --format=%s";
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("bash", JSON.writeValueAsString(Map.of("command", command)))),
+                OpenAiStub.text("done"))) {
+            QuiverProcess.userConfig(workspace, "{\"model\": \"openai/gpt-test\", \"baseUrl\": \"" + model.baseUrl() + "\"}");
+            Run run = QuiverProcess.run(workspace, Map.of("OPENAI_API_KEY", KEY, "DEPLOY_TOKEN", token), "", "-p", "hi",
+                    "--yolo", "--output-format", "json");
+            assertEquals(0, run.exitCode(), run.stderr());
+            assertEquals(2, model.requests().size(), run.stdout());
+            String toolResult = model.requests().get(1).get("messages").toString();
+            assertTrue(toolResult.contains("key= token=") && toolResult.contains("[redacted: .env]"), toolResult);
+            for (String secret : new String[] {KEY, token, password}) {
+                assertFalse(toolResult.contains(secret), "the model never sees " + secret + ": " + toolResult);
+                assertFalse(run.stdout().contains(secret) || run.stderr().contains(secret), run.stdout() + run.stderr());
+                try (var files = Files.walk(QuiverProcess.home(workspace))) {
+                    for (Path file : files.filter(Files::isRegularFile).toList()) {
+                        assertFalse(Files.readString(file, StandardCharsets.ISO_8859_1).contains(secret),
+                                "Quiver's own files (sessions, audit) never hold " + secret + ": " + file);
+                    }
+                }
+            }
+        }
+        assertEquals("", git(workspace, "status", "--porcelain"), "the working tree is as it was");
+    }
+
+    private static String git(Path folder, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + output);
+        return output;
     }
 
     private static String decision(Run run) throws Exception {

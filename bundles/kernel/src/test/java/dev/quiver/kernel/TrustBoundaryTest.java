@@ -137,6 +137,8 @@ class TrustBoundaryTest {
             Verdict verdict = session.check("git_commit", "{\"subject\":\".env\"}");
             assertEquals(Decision.DENY, verdict.decision(), "not even a trusted workspace unlocks a secret");
             assertEquals(PermissionEngine.BY_SECRET, verdict.by());
+            assertTrue(verdict.reason().contains("putting it into the repository is refused")
+                    && verdict.reason().contains("{\"git_commit\": {\".env\": \"allow\"}}"), verdict.reason());
             assertEquals(Decision.ALLOW, check(session, "git_commit", "src/A.java"));
             assertEquals(Decision.ALLOW, check(session, "write_file", ".env"), "writing a secret file is a write");
         }

@@ -92,7 +92,7 @@ public final class PermissionEngine {
         int command = 0;
         for (Subject subject : subjects) {
             switch (subject.kind()) {
-                case PATH -> parts.add(path(tool, access == Access.READ || publishesPaths, subject.value(), table,
+                case PATH -> parts.add(path(tool, access == Access.READ, publishesPaths, subject.value(), table,
                         fallback));
                 case COMMAND -> parts.addAll(shell(tool, command < commands.size() ? commands.get(command++) : null,
                         table, fallback, !rulesOnNames));
@@ -163,12 +163,16 @@ public final class PermissionEngine {
         return new Part(text, fallback.decision(), BY_DEFAULT, fallback.reason(), Optional.empty(), true);
     }
 
-    private Part path(String tool, boolean reads, String raw, boolean table, Fallback fallback) {
+    private Part path(String tool, boolean reads, boolean publishes, String raw, boolean table, Fallback fallback) {
         Path absolute = absolute(raw);
         String relative = absolute.startsWith(workspace.root()) ? workspace.relativize(absolute) : absolute.toString();
-        if (workspace.isSecret(absolute) && reads && !rules.allowsExactly(tool, relative)) {
-            return new Part(relative, Decision.DENY, BY_SECRET, relative + " holds secrets by its name; reading it is "
-                    + "refused. Ask the user for the value you need.", Optional.empty(), false);
+        if (workspace.isSecret(absolute) && (reads || publishes) && !rules.allowsExactly(tool, relative)) {
+            String why = reads ? "reading it is refused. Ask the user for the value you need."
+                    : "putting it into the repository is refused. If it belongs there, the user can allow exactly "
+                            + "this path in their own config: {\"permission\": {\"" + tool + "\": {\"" + relative
+                            + "\": \"allow\"}}}.";
+            return new Part(relative, Decision.DENY, BY_SECRET, relative + " holds secrets by its name; " + why,
+                    Optional.empty(), false);
         }
         List<String> texts = absolute.startsWith(workspace.root()) ? List.of(relative, absolute.toString())
                 : List.of(absolute.toString());
