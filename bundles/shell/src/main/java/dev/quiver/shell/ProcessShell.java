@@ -28,7 +28,8 @@ import org.osgi.service.component.annotations.Deactivate;
 
 /**
  * The {@link Shell} service: {@code setsid bash -lc COMMAND} in the workspace root (inside bubblewrap
- * when the sandbox is on), stdin closed, both pipes drained by their own threads, and everything the
+ * when the sandbox is on) with the kernel's scrubbed environment ({@link ToolContext#environment()}),
+ * stdin closed, both pipes drained by their own threads, and everything the
  * command started killed on timeout, cancellation and at the end of every command, so nothing
  * outlives it. Background commands are killed when the service stops; ones a crashed run left are
  * killed when it starts ({@link Journal}).
@@ -189,14 +190,22 @@ public class ProcessShell implements Shell {
             throw new ToolException("The sandbox (bubblewrap) could not start the command, so nothing ran: "
                     + err.lines().findFirst().orElse(err).strip());
         }
-        if (launch.sandboxed() && (gitCouldNotWrite(err) || gitCouldNotWrite(out))) {
-            err = err + (err.isEmpty() || err.endsWith("\n") ? "" : "\n") + GIT_COMMIT_HINT + "\n";
+        if (launch.sandboxed()) {
+            err = withGitHint(out, err);
         }
         return new Result(end, exitCode, out, err, Duration.ofNanos(System.nanoTime() - started));
     }
 
+    /** stderr with {@link #GIT_COMMIT_HINT} added when the output shows the read-only {@code .git} stopped git. */
+    static String withGitHint(String out, String err) {
+        if (!gitCouldNotWrite(err) && !gitCouldNotWrite(out)) {
+            return err;
+        }
+        return err + (err.isEmpty() || err.endsWith("\n") ? "" : "\n") + GIT_COMMIT_HINT + "\n";
+    }
+
     /** git's own words when the read-only {@code .git} stopped it: it could not take its lock, or write. */
-    static boolean gitCouldNotWrite(String output) {
+    private static boolean gitCouldNotWrite(String output) {
         return output.contains("index.lock") || output.contains(".git/") && output.contains("Read-only file system");
     }
 

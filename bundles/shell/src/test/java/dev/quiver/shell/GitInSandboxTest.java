@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.api.Shell;
 import dev.quiver.api.Shell.Command;
 import dev.quiver.api.Shell.Result;
 import dev.quiver.api.ToolException;
@@ -84,6 +85,20 @@ class GitInSandboxTest {
         for (int i = 0; i < before.size(); i++) {
             assertArrayEquals(before.get(i), after.get(i), "file " + i + " is byte for byte as it was");
         }
+    }
+
+    @Test
+    void aBackgroundGitCommitGetsTheHintToo() throws Exception {
+        String handle = shell.start("git add -A", null, TestContext.in(dir)).handle();
+        StringBuilder err = new StringBuilder();
+        Shell.Poll poll;
+        do {
+            Thread.sleep(20);
+            poll = shell.poll(handle);
+            err.append(poll.stderr());
+        } while (poll.job().state() == Shell.Job.State.RUNNING);
+        assertTrue(err.toString().contains("index.lock") && err.toString().endsWith(ProcessShell.GIT_COMMIT_HINT + "\n"),
+                err.toString());
     }
 
     @Test

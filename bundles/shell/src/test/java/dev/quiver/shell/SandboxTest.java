@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Inside the sandbox, pids are those of its own pid namespace, so what a command leaves behind is
  * looked for from outside by a marker in its command line. stderr is compared loosely: a login
- * profile may complain about the read-only home (pyenv does: "cannot rehash").
+ * profile may complain about what the sandbox does not show.
  */
 class SandboxTest {
 
