@@ -14,13 +14,18 @@ import org.osgi.annotation.versioning.ProviderType;
  * cancellation kills the whole process tree and waits until it is gone, and nothing a command
  * started outlives it.
  *
- * <p>Where bubblewrap is installed, commands run in an operating-system sandbox: the workspace
- * read-write, the rest of the file system read-only, a private {@code /tmp}, no network, and every
- * secret file of the workspace ({@link Workspace#isSecret(java.nio.file.Path)}) reading as empty. The
+ * <p>Where bubblewrap is installed, commands run in an operating-system sandbox that shows a minimal
+ * view: the system folders and the toolchains on {@code PATH} read-only, the workspace read-write
+ * with {@code .git} and {@code .quiver} read-only, an empty home, a private {@code /tmp}, the folders
+ * the configuration lists, and nothing else — never the user's credential folders ({@code ~/.ssh},
+ * {@code ~/.aws}, ...) or Quiver's own data. There is no network, and every untracked secret file of
+ * the workspace ({@link Workspace#isSecret(java.nio.file.Path)}) reads as empty; a tracked one is left
+ * as it is, so git never sees it changed. Every process gets {@link ToolContext#environment()}. The
  * {@code "shell"} configuration key ({@link ToolContext#config(String)}) chooses:
- * {@code {"sandbox": "auto" | "required" | "off", "network": false}}. {@code auto} (the default)
- * sandboxes when it can; {@code required} refuses to run commands without the sandbox; a bad value
- * refuses every command until it is fixed, and is never read as {@code off}.
+ * {@code {"sandbox": "auto" | "required" | "off", "network": false, "readable": [...], "writable":
+ * [...]}}. {@code auto} (the default) sandboxes when it can; {@code required} refuses to run commands
+ * without the sandbox; a bad value refuses every command until it is fixed, and is never read as
+ * {@code off}.
  *
  * <p>Background commands run detached from the call that started them, until they end, are
  * stopped, or the service stops (Quiver exits). Ones left by a run that crashed are killed when the

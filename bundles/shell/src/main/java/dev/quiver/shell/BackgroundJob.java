@@ -106,7 +106,9 @@ final class BackgroundJob {
     Shell.Poll poll() {
         // the state is read first: output that arrives in between belongs to the next poll
         Shell.Job job = job();
-        return new Shell.Poll(job, stdout.take(), stderr.take());
+        String out = stdout.take();
+        String err = stderr.take();
+        return new Shell.Poll(job, out, sandboxed ? ProcessShell.withGitHint(out, err) : err);
     }
 
     /** Kills the command with its tree, waits until the monitor has seen it end, and reports. */

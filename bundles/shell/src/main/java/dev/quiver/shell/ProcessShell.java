@@ -28,7 +28,8 @@ import org.osgi.service.component.annotations.Deactivate;
 
 /**
  * The {@link Shell} service: {@code setsid bash -lc COMMAND} in the workspace root (inside bubblewrap
- * when the sandbox is on), stdin closed, both pipes drained by their own threads, and everything the
+ * when the sandbox is on) with the kernel's scrubbed environment ({@link ToolContext#environment()}),
+ * stdin closed, both pipes drained by their own threads, and everything the
  * command started killed on timeout, cancellation and at the end of every command, so nothing
  * outlives it. Background commands are killed when the service stops; ones a crashed run left are
  * killed when it starts ({@link Journal}).
@@ -64,9 +65,16 @@ public class ProcessShell implements Shell {
     private record Running(Process process, Procs.Since since, String marker) {
     }
 
-    /** How a command is started: the command line, and whether it is sandboxed. */
-    private record Launch(List<String> command, boolean sandboxed, Path root) {
+    /**
+     * How a command is started: the command line, whether it is sandboxed, and the environment (the
+     * kernel's scrubbed one, {@link ToolContext#environment()}).
+     */
+    private record Launch(List<String> command, boolean sandboxed, Path root, Map<String, String> environment) {
     }
+
+    /** Added to the output of a sandboxed command that git could not write from. */
+    static final String GIT_COMMIT_HINT = "[quiver] .git is read-only in the sandbox, so git cannot change the "
+            + "repository from bash: commit with the git_commit tool.";
 
     /** The service: its journal in {@code $XDG_STATE_HOME/quiver/shell}, bwrap looked for on {@code PATH}. */
     public ProcessShell() {
@@ -176,12 +184,29 @@ public class ProcessShell implements Shell {
             foreground.remove(running);
         }
         int exitCode = end == Result.End.EXITED ? process.exitValue() : -1;
+        String out = stdout.text();
         String err = stderr.text();
         if (launch.sandboxed() && end == Result.End.EXITED && exitCode == 1 && err.startsWith("bwrap: ")) {
             throw new ToolException("The sandbox (bubblewrap) could not start the command, so nothing ran: "
                     + err.lines().findFirst().orElse(err).strip());
         }
-        return new Result(end, exitCode, stdout.text(), err, Duration.ofNanos(System.nanoTime() - started));
+        if (launch.sandboxed()) {
+            err = withGitHint(out, err);
+        }
+        return new Result(end, exitCode, out, err, Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /** stderr with {@link #GIT_COMMIT_HINT} added when the output shows the read-only {@code .git} stopped git. */
+    static String withGitHint(String out, String err) {
+        if (!gitCouldNotWrite(err) && !gitCouldNotWrite(out)) {
+            return err;
+        }
+        return err + (err.isEmpty() || err.endsWith("\n") ? "" : "\n") + GIT_COMMIT_HINT + "\n";
+    }
+
+    /** git's own words when the read-only {@code .git} stopped it: it could not take its lock, or write. */
+    private static boolean gitCouldNotWrite(String output) {
+        return output.contains("index.lock") || output.contains(".git/") && output.contains("Read-only file system");
     }
 
     @Override
@@ -299,9 +324,10 @@ public class ProcessShell implements Shell {
         }
         Workspace workspace = context.workspace();
         Path root = workspace.root();
+        Map<String, String> environment = context.environment();
         List<String> plain = List.of("setsid", "bash", "-lc", line);
         if (config.sandbox() == ShellConfig.Sandboxing.OFF) {
-            return new Launch(plain, false, root);
+            return new Launch(plain, false, root, environment);
         }
         Sandbox.Availability availability = sandbox.availability();
         if (!availability.usable()) {
@@ -310,24 +336,34 @@ public class ProcessShell implements Shell {
                         + availability.problem() + ", so no command runs. The user must install bubblewrap "
                         + "(Debian and Ubuntu: apt-get install bubblewrap) or change the setting.");
             }
-            return new Launch(plain, false, root);
+            return new Launch(plain, false, root, environment);
         }
-        List<Path> secrets;
+        List<Path> untrackedSecrets = new ArrayList<>();
         try {
-            secrets = workspace.secretFiles();
+            // a tracked secret stays as it is: an empty file in its place would be a change git commits
+            for (Path secret : workspace.secretFiles()) {
+                if (!workspace.isTracked(secret)) {
+                    untrackedSecrets.add(secret);
+                }
+            }
         } catch (IOException e) {
             throw new ToolException("Could not look for the secret files the sandbox must hide (" + e.getMessage()
                     + "), so the command did not run.", e);
         }
         List<String> command = new ArrayList<>();
         command.add("setsid");
+        List<Path> quiverFolders = new ArrayList<>(List.of(stateDir));
+        context.stateFolder().ifPresent(quiverFolders::add);
         try {
-            command.addAll(sandbox.wrap(availability.bwrap().get(), root, secrets, config.network(), line));
+            SandboxView view = SandboxView.of(root, untrackedSecrets, config, environment, quiverFolders);
+            command.addAll(sandbox.wrap(availability.bwrap().get(), view, line));
+        } catch (SandboxView.Refused e) {
+            throw new ToolException(e.getMessage());
         } catch (IOException e) {
             throw new ToolException("Could not prepare the sandbox (" + e.getMessage() + "), so the command did not run.",
                     e);
         }
-        return new Launch(command, true, root);
+        return new Launch(command, true, root, environment);
     }
 
     private Process start(Launch launch, String marker, boolean background) throws ToolException {
@@ -335,6 +371,9 @@ public class ProcessShell implements Shell {
                 .directory(launch.root().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> environment = builder.environment();
+        // the kernel's scrubbed environment, never this process's own (which holds the providers' keys)
+        environment.clear();
+        environment.putAll(launch.environment());
         // pagers and editors would wait for a terminal that is not there
         environment.put("PAGER", "cat");
         environment.put("GIT_PAGER", "cat");

@@ -13,19 +13,37 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The operating-system sandbox: bubblewrap. The workspace is mounted read-write and everything
- * else read-only, {@code /tmp}, {@code /var/tmp} and {@code /run} are private and empty (so no
- * socket of the host, such as Docker's or D-Bus's, is reachable), there is no network unless
- * allowed, all capabilities are dropped (even for root), the command gets pid, IPC and UTS
- * namespaces of its own, and every secret file of the workspace is covered by an empty read-only
- * file. The sandbox's own configuration ({@code .quiver}) and the places git runs code from
- * ({@code .git/hooks}, {@code .git/config}) stay read-only, so a sandboxed command cannot switch the
- * sandbox off or plant code that runs outside it.
+ * The operating-system sandbox: bubblewrap, showing a command a minimal view of the machine
+ * ({@link SandboxView}). It sees the system folders read-only ({@code /usr}, {@code /bin},
+ * {@code /lib*}, {@code /etc} without its secrets such as {@code /etc/shadow}, {@code /opt}), the
+ * toolchains on its {@code PATH} read-only, the workspace read-write, an empty home ({@code HOME},
+ * a tmpfs at the user's home path), fresh {@code /tmp}, {@code /var/tmp} and {@code /run} (so no
+ * socket of the host, such as Docker's or D-Bus's, is reachable), and the folders the user lists in
+ * {@code "readable"} and {@code "writable"}. Nothing else of the host exists inside. The user's
+ * credential folders ({@code ~/.ssh}, {@code ~/.aws}, {@code ~/.config}, ...) and Quiver's own data and
+ * state are covered by empty ones wherever a listed folder would show them.
+ *
+ * <p>There is no network unless allowed, all capabilities are dropped (even for root), and the command
+ * gets pid, IPC and UTS namespaces of its own. Every untracked secret file of the workspace is covered
+ * by an empty read-only file; a tracked one is left as it is, because an empty file in its place would
+ * read to git as a change that {@code git add -A} commits, and its content is in the history anyway
+ * (redaction of output is the backstop). {@code .git} and {@code .quiver} are read-only, so a
+ * sandboxed command can neither commit (commits go through the git tools) nor plant hooks or
+ * configuration that run outside it, nor switch the sandbox off; a workspace where either is a link
+ * is refused.
  */
 final class Sandbox {
 
     /** Shown and sent to the model when bwrap is missing. */
     static final String NOT_INSTALLED = "bubblewrap (bwrap) is not installed";
+
+    /** The system folders every command sees, read-only. */
+    static final List<String> SYSTEM = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+            "/opt", "/nix");
+
+    /** Files of {@code /etc} that hold the machine's secrets (root inside can read /etc/shadow). */
+    private static final List<String> ETC_SECRETS = List.of("/etc/shadow", "/etc/shadow-", "/etc/gshadow",
+            "/etc/gshadow-", "/etc/ssl/private");
 
     private static final long PROBE_MILLIS = 10_000;
     private static final String INTERRUPTED = "the check of bubblewrap was interrupted";
@@ -83,9 +101,9 @@ final class Sandbox {
         }
         List<String> command = new ArrayList<>();
         command.add(bwrap.get().toString());
-        command.addAll(isolation(false));
-        command.addAll(List.of("--", "true"));
         try {
+            command.addAll(isolation(false));
+            command.addAll(List.of("--", "true"));
             Process process = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -111,18 +129,19 @@ final class Sandbox {
     }
 
     /**
-     * The command line that runs {@code bash -lc LINE} in the sandbox.
+     * The command line that runs {@code bash -lc LINE} in the sandbox, showing what the view holds.
+     * Mounts are made in order, a later one covering an earlier one: the system and the scratch folders,
+     * the empty home, the toolchains and listed folders, the workspace, then what must never show
+     * (credentials, Quiver's data, {@code /etc}'s secrets) and what must stay read-only ({@code .git},
+     * {@code .quiver}), and last the untracked secret files.
      *
      * @param bwrap the executable
-     * @param root the workspace root, a real path
-     * @param secrets files to mask, absolute
-     * @param network whether the network stays reachable
      */
-    List<String> wrap(Path bwrap, Path root, List<Path> secrets, boolean network, String line) throws IOException {
-        List<String> command = new ArrayList<>(64 + 3 * secrets.size());
+    List<String> wrap(Path bwrap, SandboxView view, String line) throws IOException {
+        List<String> command = new ArrayList<>(96 + 3 * view.masked().size());
         command.add(bwrap.toString());
-        command.addAll(isolation(network));
-        if (network) {
+        command.addAll(isolation(view.network()));
+        if (view.network()) {
             // /run is private, so a resolv.conf that links into it (systemd-resolved) is mounted back
             Path resolv = Path.of("/etc/resolv.conf");
             try {
@@ -134,39 +153,111 @@ final class Sandbox {
                 // no resolver configuration to keep
             }
         }
+        for (String secret : ETC_SECRETS) {
+            hide(command, Path.of(secret), Path.of(secret));
+        }
+        Path sshd = Path.of("/etc/ssh");
+        if (Files.isDirectory(sshd)) {
+            try (var keys = Files.newDirectoryStream(sshd, "ssh_host_*key")) {
+                for (Path key : keys) {
+                    hide(command, key, key);
+                }
+            }
+        }
+        String home = view.home().toString();
+        command.addAll(List.of("--tmpfs", home));
+        for (SandboxView.Bind bind : view.binds()) {
+            command.addAll(List.of(bind.writable() ? "--bind" : "--ro-bind", bind.source().toString(),
+                    bind.target().toString()));
+        }
+        for (Path gitDir : view.gitDirs()) {
+            command.addAll(List.of("--ro-bind", gitDir.toString(), gitDir.toString()));
+        }
+        Path root = view.root();
         String workspace = root.toString();
         command.addAll(List.of("--bind", workspace, workspace));
-        for (String protectedPath : List.of(".quiver", ".git/hooks", ".git/config")) {
-            Path path = root.resolve(protectedPath);
+        boolean workspaceCovered = false;
+        for (Path hidden : view.hidden()) {
+            for (Path shown : whereShown(hidden, view)) {
+                hide(command, hidden, shown);
+                workspaceCovered |= root.startsWith(shown) && !root.equals(shown);
+            }
+        }
+        if (workspaceCovered) {
+            // the user works inside a hidden folder (~/.config/project): the workspace itself shows again
+            command.addAll(List.of("--bind", workspace, workspace));
+        }
+        for (String kept : List.of(".git", ".quiver")) {
+            Path path = root.resolve(kept);
             if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(path)) {
                 command.addAll(List.of("--ro-bind", path.toString(), path.toString()));
             }
         }
-        if (!secrets.isEmpty()) {
+        if (!view.masked().isEmpty()) {
             String mask = emptyFile().toString();
-            for (Path secret : secrets) {
+            for (Path secret : view.masked()) {
                 command.addAll(List.of("--ro-bind", mask, secret.toString()));
             }
         }
-        command.addAll(List.of("--chdir", workspace, "--setenv", "TMPDIR", "/tmp", "--setenv", "QUIVER_SANDBOX",
-                "bubblewrap", "--", "bash", "-lc", line));
+        command.addAll(List.of("--chdir", workspace, "--setenv", "HOME", home, "--setenv", "TMPDIR", "/tmp",
+                "--setenv", "QUIVER_SANDBOX", "bubblewrap", "--", "bash", "-lc", line));
         return command;
     }
 
-    /** Namespaces, capabilities and the mounts every sandbox has; the probe checks exactly these. */
-    private static List<String> isolation(boolean network) {
+    /** Where the sandbox would show a host path: under every bind and the workspace that hold it. */
+    private static List<Path> whereShown(Path real, SandboxView view) {
+        List<Path> shown = new ArrayList<>();
+        for (SandboxView.Bind bind : view.binds()) {
+            if (real.startsWith(bind.source())) {
+                shown.add(bind.target().resolve(bind.source().relativize(real)));
+            }
+        }
+        for (Path gitDir : view.gitDirs()) {
+            if (real.startsWith(gitDir)) {
+                shown.add(real);
+            }
+        }
+        if (real.startsWith(view.root())) {
+            shown.add(real);
+        }
+        return shown;
+    }
+
+    /**
+     * Covers a folder with an empty tmpfs and a file with the empty file, when it exists.
+     *
+     * @param host the path on the host, which says what it is
+     * @param shown where the sandbox shows it
+     */
+    private void hide(List<String> command, Path host, Path shown) throws IOException {
+        if (Files.isDirectory(host)) {
+            command.addAll(List.of("--tmpfs", shown.toString()));
+        } else if (Files.exists(host)) {
+            command.addAll(List.of("--ro-bind", emptyFile().toString(), shown.toString()));
+        }
+    }
+
+    /**
+     * Namespaces, capabilities, the system folders read-only and fresh scratch folders: the mounts every
+     * sandbox has; the probe checks exactly these.
+     */
+    private static List<String> isolation(boolean network) throws IOException {
         List<String> options = new ArrayList<>(List.of("--unshare-all"));
         if (network) {
             options.add("--share-net");
         }
-        options.addAll(List.of("--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"));
-        for (String scratch : List.of("/var/tmp", "/run", "/var/run")) {
-            Path path = Path.of(scratch);
-            if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-                options.addAll(List.of("--tmpfs", scratch));
+        options.addAll(List.of("--die-with-parent", "--new-session", "--cap-drop", "ALL"));
+        for (String system : SYSTEM) {
+            Path path = Path.of(system);
+            if (Files.isSymbolicLink(path)) {
+                // merged /usr: /bin is a link to usr/bin
+                options.addAll(List.of("--symlink", Files.readSymbolicLink(path).toString(), system));
+            } else if (Files.isDirectory(path)) {
+                options.addAll(List.of("--ro-bind", system, system));
             }
         }
+        options.addAll(List.of("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp",
+                "--tmpfs", "/run", "--symlink", "../run", "/var/run"));
         return options;
     }
 

