@@ -82,6 +82,11 @@ final class JailedWorkspace implements Workspace {
         if (real == null || !real.startsWith(root)) {
             throw new ToolException("Path escapes workspace: " + printable(path));
         }
+        if (!real.equals(root) && Secrets.isSecret(real) && !Secrets.isSecret(candidate)) {
+            // the name asked for was judged (by the permission rules) as no secret; what it leads to is one
+            throw new ToolException(printable(path) + " is a link to " + relativize(real) + ", which holds secrets by "
+                    + "its name; it is not followed. Ask the user for the value you need.");
+        }
         return real;
     }
 
