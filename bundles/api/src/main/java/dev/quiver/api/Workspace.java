@@ -19,6 +19,15 @@ import org.osgi.annotation.versioning.ProviderType;
  * files apply within their own directory), {@code .git/info/exclude}, and {@code .quiverignore}
  * files, which use the same syntax and win over {@code .gitignore} in the same directory.
  * {@code .git} is never walked; symbolically linked directories are reported but not descended.
+ *
+ * <p>A tool reads and changes files only through this interface ({@link #readText}, {@link #openRead},
+ * {@link #openFolder}, {@link #write}, {@link #createDirectories}, {@link #move}, {@link #copy},
+ * {@link #delete}, {@link #setPermissions}), never with {@code java.nio.file.Files} on a resolved path:
+ * these walk the path again from the root, one folder at a time without following links, and open
+ * what they checked, so a symbolic link swapped in after {@link #resolve} never leads outside the
+ * workspace or to a secret file under another name. Every change is refused in the
+ * {@link #isProtected protected} folders {@code .git} and {@code .quiver}. An error from any of them
+ * names the path relative to the root and what was wrong.
  */
 @ProviderType
 public interface Workspace {
@@ -132,10 +141,87 @@ public interface Workspace {
     TextFile readText(Path file) throws ToolException;
 
     /**
-     * Replaces a file's content atomically (a temporary file in the same directory, then a rename),
-     * keeping the permissions of the file it replaces and creating missing parent directories.
+     * Replaces a file's content atomically (a temporary file in the same directory, then a rename), so
+     * a failed write leaves the file byte for byte as it was; keeps the permissions of the file it
+     * replaces and creates missing parent directories. A link inside the workspace is written through
+     * to its target.
+     *
+     * @throws IOException also when the file is {@link #isProtected protected}
      */
     void write(Path file, byte[] content) throws IOException;
+
+    /**
+     * Opens a regular file for reading, following links only while they stay inside the workspace and
+     * never to a file holding secrets under a name that does not.
+     *
+     * @since 1.3
+     */
+    java.nio.channels.SeekableByteChannel openRead(Path file) throws IOException;
+
+    /**
+     * Holds a folder open to read many of its files by name, as a search does: cheaper than
+     * {@link #openRead} for each, and as safe. Close it when done.
+     *
+     * @since 1.3
+     */
+    Folder openFolder(Path directory) throws IOException;
+
+    /**
+     * Creates a folder and the missing folders above it.
+     *
+     * @throws IOException also when the path is {@link #isProtected protected} or exists as a file
+     * @since 1.3
+     */
+    void createDirectories(Path directory) throws IOException;
+
+    /**
+     * Renames a file, folder or link (the link itself) to a path that does not exist yet, creating its
+     * missing folders.
+     *
+     * @throws IOException also when either end is {@link #isProtected protected}
+     * @since 1.3
+     */
+    void move(Path from, Path to) throws IOException;
+
+    /**
+     * Copies a file, or a folder with all it holds, to a path that does not exist yet, keeping
+     * permissions and creating missing folders. Links inside a folder are copied as links; pipes,
+     * sockets and devices are left out. A copy that fails removes what it made.
+     *
+     * @throws IOException also when the target is {@link #isProtected protected}
+     * @since 1.3
+     */
+    void copy(Path from, Path to) throws IOException;
+
+    /**
+     * Deletes a file, a link (not what it points to) or an empty folder.
+     *
+     * @throws IOException also when the path is {@link #isProtected protected}
+     * @since 1.3
+     */
+    void delete(Path path) throws IOException;
+
+    /**
+     * Sets a file's POSIX permissions.
+     *
+     * @throws IOException also when the file is {@link #isProtected protected}, or the file system
+     *     has no POSIX permissions
+     * @since 1.3
+     */
+    void setPermissions(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions)
+            throws IOException;
+
+    /**
+     * A folder held open by {@link #openFolder}: its files are opened relative to it, so a link swapped
+     * in for a folder on its path afterwards changes nothing.
+     *
+     * @since 1.3
+     */
+    interface Folder extends java.io.Closeable {
+
+        /** Opens a file of this folder by name for reading, as {@link Workspace#openRead} would. */
+        java.nio.channels.SeekableByteChannel openRead(String name) throws IOException;
+    }
 
     /** The files of {@link #fileList}, read by index; one list may be read from several threads at once. */
     interface FileList {

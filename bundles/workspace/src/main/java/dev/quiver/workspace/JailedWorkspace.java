@@ -4,20 +4,17 @@ import dev.quiver.api.FileReads;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,9 +35,11 @@ final class JailedWorkspace implements Workspace {
     final Walker walker;
     private final ReadLedger reads;
     private final SecretIndex secrets;
+    private final Jail jail;
 
     private JailedWorkspace(Path root) {
         this.root = root;
+        this.jail = new Jail(root);
         this.ignoreRules = IgnoreRules.forRoot(root);
         this.walker = new Walker(root, ignoreRules);
         this.reads = new ReadLedger(this);
@@ -82,6 +81,11 @@ final class JailedWorkspace implements Workspace {
         Path real = realPath(candidate, 0);
         if (real == null || !real.startsWith(root)) {
             throw new ToolException("Path escapes workspace: " + printable(path));
+        }
+        if (!real.equals(root) && Secrets.isSecret(real) && !Secrets.isSecret(candidate)) {
+            // the name asked for was judged (by the permission rules) as no secret; what it leads to is one
+            throw new ToolException(printable(path) + " is a link to " + relativize(real) + ", which holds secrets by "
+                    + "its name; it is not followed. Ask the user for the value you need.");
         }
         return real;
     }
@@ -215,18 +219,20 @@ final class JailedWorkspace implements Workspace {
             throw new ToolException("No such file: " + shown);
         }
         if (!Files.isRegularFile(file)) {
-            // a named pipe or a device would block the read or never end
+            // a named pipe or a device would block the read or never end (the jail checks again as it opens)
             throw new ToolException(shown + " is not a regular file (a pipe, socket or device); it cannot be read.");
         }
         byte[] bytes;
-        try {
-            long size = Files.size(file);
+        try (SeekableByteChannel channel = jail.openRead(file)) {
+            long size = channel.size();
             if (size > MAX_TEXT_BYTES) {
                 throw new ToolException(shown + " is " + (size / (1024 * 1024)) + " MB, more than the "
                         + (MAX_TEXT_BYTES / (1024 * 1024)) + " MB a whole-file read takes. Search it with grep "
                         + "or read parts of it with bash (head, sed -n).");
             }
-            bytes = Files.readAllBytes(file);
+            bytes = readAll(channel, MAX_TEXT_BYTES);
+        } catch (FileSystemException e) {
+            throw new ToolException("Cannot read " + shown + ": " + reason(e) + ".", e);
         } catch (IOException e) {
             throw new ToolException("Cannot read " + shown + ": " + e.getMessage(), e);
         }
@@ -256,54 +262,84 @@ final class JailedWorkspace implements Workspace {
     }
 
     /** Whether a file on disk looks binary, reading only its first 8 KB. */
-    static boolean isBinary(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return isBinary(in.readNBytes(BINARY_PROBE_BYTES));
+    boolean isBinary(Path file) throws IOException {
+        try (SeekableByteChannel channel = jail.openRead(file)) {
+            ByteBuffer probe = ByteBuffer.allocate(BINARY_PROBE_BYTES);
+            while (probe.hasRemaining() && channel.read(probe) >= 0) {
+                // until the probe is full or the file ends
+            }
+            return isBinary(java.util.Arrays.copyOf(probe.array(), probe.position()));
         }
+    }
+
+    /** All of a channel's bytes, failing past {@code limit}: a file may grow while it is read. */
+    static byte[] readAll(SeekableByteChannel channel, long limit) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) Math.min(channel.size(), limit));
+        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        while (channel.read(buffer) >= 0) {
+            out.write(buffer.array(), 0, buffer.position());
+            buffer.clear();
+            if (out.size() > limit) {
+                throw new IOException("it grew past " + (limit / (1024 * 1024)) + " MB while it was read");
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** A jail error's reason alone: the path is named by the caller already. */
+    static String reason(FileSystemException e) {
+        return e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
     }
 
     @Override
     public void write(Path file, byte[] content) throws IOException {
-        Path target = Files.isSymbolicLink(file) ? file.toRealPath() : file;
-        Path parent = target.getParent();
-        Files.createDirectories(parent);
-        Set<PosixFilePermission> permissions = null;
-        if (Files.exists(target)) {
-            PosixFileAttributeView view = Files.getFileAttributeView(target, PosixFileAttributeView.class);
-            if (view != null) {
-                permissions = view.readAttributes().permissions();
-            }
-        }
-        Path temporary = Files.createTempFile(parent, "." + target.getFileName() + ".", ".quiver-tmp");
-        try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buffer = ByteBuffer.wrap(content);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            if (permissions != null) {
-                Files.setPosixFilePermissions(temporary, permissions);
-            } else {
-                applyDefaultPermissions(temporary);
-            }
-            try {
-                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        jail.write(file, content, null);
     }
 
-    /** Temporary files are created owner-only; a new file gets the usual rw-r--r-- instead. */
-    private static void applyDefaultPermissions(Path file) throws IOException {
-        if (Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
-            Files.setPosixFilePermissions(file, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
-                    PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ));
-        }
+    @Override
+    public SeekableByteChannel openRead(Path file) throws IOException {
+        return jail.openRead(file);
+    }
+
+    @Override
+    public Folder openFolder(Path directory) throws IOException {
+        SecureDirectoryStream<Path> folder = jail.openFolder(directory);
+        Path folderPath = directory.toAbsolutePath().normalize();
+        return new Folder() {
+            @Override
+            public SeekableByteChannel openRead(String name) throws IOException {
+                return jail.openRead(folder, folderPath, Path.of(name));
+            }
+
+            @Override
+            public void close() throws IOException {
+                folder.close();
+            }
+        };
+    }
+
+    @Override
+    public void createDirectories(Path directory) throws IOException {
+        jail.createDirectories(directory);
+    }
+
+    @Override
+    public void move(Path from, Path to) throws IOException {
+        jail.move(from, to);
+    }
+
+    @Override
+    public void copy(Path from, Path to) throws IOException {
+        jail.copy(from, to);
+    }
+
+    @Override
+    public void delete(Path path) throws IOException {
+        jail.delete(path);
+    }
+
+    @Override
+    public void setPermissions(Path file, Set<PosixFilePermission> permissions) throws IOException {
+        jail.setPermissions(file, permissions);
     }
 }

@@ -4,10 +4,10 @@ import dev.quiver.api.FileReads;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -62,21 +62,19 @@ final class ReadLedger implements FileReads {
         return file.toAbsolutePath().normalize();
     }
 
-    private static java.util.Optional<Stamp> stamp(Path file) {
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            if (!attributes.isRegularFile()) {
-                return java.util.Optional.empty();
-            }
+    /** The file's size and digest, read through the jail, as every file tool reads. */
+    private java.util.Optional<Stamp> stamp(Path file) {
+        try (SeekableByteChannel channel = workspace.openRead(file)) {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            try (InputStream in = Files.newInputStream(file)) {
-                byte[] buffer = new byte[64 * 1024];
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    digest.update(buffer, 0, read);
-                }
+            ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+            long size = 0;
+            int read;
+            while ((read = channel.read(buffer)) >= 0) {
+                digest.update(buffer.array(), 0, read);
+                size += read;
+                buffer.clear();
             }
-            return java.util.Optional.of(new Stamp(attributes.size(), digest.digest()));
+            return java.util.Optional.of(new Stamp(size, digest.digest()));
         } catch (IOException | NoSuchAlgorithmException e) {
             return java.util.Optional.empty();
         }

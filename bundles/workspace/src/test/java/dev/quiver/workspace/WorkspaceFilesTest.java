@@ -111,8 +111,8 @@ class WorkspaceFilesTest {
         Files.write(root.resolve("late.bin"), bytes);
         bytes[100] = 0;
         Files.write(root.resolve("early.bin"), bytes);
-        assertEquals(false, JailedWorkspace.isBinary(root.resolve("late.bin")));
-        assertEquals(true, JailedWorkspace.isBinary(root.resolve("early.bin")));
+        assertEquals(false, workspace.isBinary(root.resolve("late.bin")));
+        assertEquals(true, workspace.isBinary(root.resolve("early.bin")));
     }
 
     @Test

@@ -152,6 +152,41 @@ final class FakeServices implements Services {
             public void write(Path file, byte[] content) {
                 throw new UnsupportedOperationException();
             }
+
+            @Override
+            public java.nio.channels.SeekableByteChannel openRead(Path file) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Folder openFolder(Path directory) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void createDirectories(Path directory) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void move(Path from, Path to) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void copy(Path from, Path to) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void delete(Path path) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void setPermissions(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions) {
+                throw new UnsupportedOperationException();
+            }
         });
     }
 

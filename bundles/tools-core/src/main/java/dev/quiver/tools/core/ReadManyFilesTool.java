@@ -76,11 +76,24 @@ public class ReadManyFilesTool implements Tool {
                     continue;
                 }
             } catch (ToolException unresolvable) {
+                if (leadsToSecret(workspace, subject.value())) {
+                    continue; // a link to a secret: the jail refuses it in its block, unread
+                }
                 // an escaping or malformed path stays a subject, so that rules and guards see it
             }
             subjects.add(subject);
         }
         return subjects;
+    }
+
+    /** Whether a path that the jail refuses leads to a secret file inside the workspace (judged only, never read). */
+    private static boolean leadsToSecret(Workspace workspace, String path) {
+        try {
+            Path real = workspace.root().resolve(path).toRealPath();
+            return real.startsWith(workspace.root()) && workspace.isSecret(real);
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            return false;
+        }
     }
 
     /** One requested file: what to show, or why not. */

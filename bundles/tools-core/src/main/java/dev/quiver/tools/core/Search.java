@@ -7,21 +7,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SecureDirectoryStream;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
@@ -223,8 +218,6 @@ final class Search {
 
     // ------------------------------------------------------------------------------------- workers
 
-    private static final Set<StandardOpenOption> READ = Set.of(StandardOpenOption.READ);
-
     /** Files up to this size are read into a worker's direct buffer and scanned there, without a copy. */
     private static final int DIRECT_BYTES = 4 << 20;
 
@@ -263,12 +256,12 @@ final class Search {
     private final class Worker implements AutoCloseable {
         final Buffers buffers = takeBuffers();
         final LineMatcher matcher = new LineMatcher(query.regex());
-        /** The folder of the last file, held open so that its files are opened relative to it (openat). */
+        /** The folder of the last file, held open by the jail so that its files are opened relative to it (openat). */
         private String folder;
-        private SecureDirectoryStream<Path> folderStream;
+        private Workspace.Folder held;
 
         /**
-         * Opens a file of the workspace for reading, relative to its folder where the platform allows.
+         * Opens a file of the workspace for reading through the jail, relative to its held folder.
          *
          * @param relative its workspace-relative path
          * @param name its name, the last element of {@code relative}
@@ -278,28 +271,20 @@ final class Search {
             String dir = slash < 0 ? "" : relative.substring(0, slash);
             if (!dir.equals(folder)) {
                 closeFolder();
+                held = workspace.openFolder(dir.isEmpty() ? root : root.resolve(dir));
                 folder = dir;
-                DirectoryStream<Path> stream = Files.newDirectoryStream(dir.isEmpty() ? root : root.resolve(dir));
-                if (stream instanceof SecureDirectoryStream<Path> secure) {
-                    folderStream = secure;
-                } else {
-                    stream.close();
-                }
             }
-            if (folderStream != null) {
-                return folderStream.newByteChannel(name, READ);
-            }
-            return FileChannel.open(root.resolve(relative), StandardOpenOption.READ);
+            return held.openRead(name.toString());
         }
 
         private void closeFolder() {
-            if (folderStream != null) {
+            if (held != null) {
                 try {
-                    folderStream.close();
+                    held.close();
                 } catch (IOException ignored) {
                     // a directory handle that will not close leaks nothing the next open needs
                 }
-                folderStream = null;
+                held = null;
             }
             folder = null;
         }

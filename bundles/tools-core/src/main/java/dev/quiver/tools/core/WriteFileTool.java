@@ -10,7 +10,8 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -93,7 +94,7 @@ public class WriteFileTool implements Tool {
         try {
             workspace.reads().requireFresh(file);
         } catch (ToolException unread) {
-            if (isBinary(file)) {
+            if (isBinary(workspace, file)) {
                 throw new ToolException(name + " is a binary file, which read_file cannot show, so it cannot be "
                         + "overwritten unseen. If replacing it is intended, delete it first, then write it.");
             }
@@ -108,10 +109,14 @@ public class WriteFileTool implements Tool {
         }
     }
 
-    private static boolean isBinary(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            for (byte b : in.readNBytes(8192)) {
-                if (b == 0) {
+    private static boolean isBinary(Workspace workspace, Path file) {
+        try (SeekableByteChannel channel = workspace.openRead(file)) {
+            ByteBuffer probe = ByteBuffer.allocate(8192);
+            while (probe.hasRemaining() && channel.read(probe) >= 0) {
+                // until the probe is full or the file ends
+            }
+            for (int i = 0; i < probe.position(); i++) {
+                if (probe.get(i) == 0) {
                     return true;
                 }
             }

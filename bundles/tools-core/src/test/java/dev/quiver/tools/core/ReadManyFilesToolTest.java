@@ -147,8 +147,8 @@ class ReadManyFilesToolTest {
                 + "==> app.txt <==\n[app.txt: lines 1-1 of 1]\n1: app\n\n"
                 + "==> config/prod.env <==\n[refused: config/prod.env holds secrets by its name, so it was not read. Ask "
                 + "the user for the value you need]\n\n"
-                + "==> innocent.txt <==\n[refused: .env holds secrets by its name, so it was not read. Ask the user for "
-                + "the value you need]\n", out);
+                + "==> innocent.txt <==\n[unreadable: innocent.txt is a link to .env, which holds secrets by its name; "
+                + "it is not followed. Ask the user for the value you need]\n", out);
         assertTrue(!out.contains("hunter2"));
         Workspace workspace = context.workspace();
         ToolException unread = assertThrows(ToolException.class,

@@ -9,15 +9,8 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
@@ -69,70 +62,37 @@ public class CopyPathTool implements Tool {
         }
         Entries.refuseExposingSecrets(workspace, source, target, "copying");
         List<Path> madeFolders = Entries.missingFolders(target);
+        boolean file = Files.isRegularFile(source);
         try {
-            Files.createDirectories(target.getParent());
+            // the jail copies entry by entry relative to held folders; a failed copy removes what it made
+            workspace.copy(source, target);
         } catch (IOException e) {
-            Entries.deleteQuietly(madeFolders);
-            throw new ToolException("Cannot create the folder of " + to + ": " + Entries.reason(workspace, e), e);
-        }
-        if (Files.isRegularFile(source)) {
-            try {
-                Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
-                return ToolResult.of("Copied " + from + " to " + to + " (" + Entries.count(Files.size(target), "byte",
-                        "bytes") + ").");
-            } catch (IOException e) {
-                Entries.deleteQuietly(List.of(target));
-                Entries.deleteQuietly(madeFolders);
-                throw new ToolException("Cannot copy " + from + " to " + to + ": " + Entries.reason(workspace, e)
-                        + ". Nothing was copied.", e);
-            }
-        }
-        return copyTree(workspace, source, target, from, to, madeFolders);
-    }
-
-    private static ToolResult copyTree(Workspace workspace, Path source, Path target, String from, String to,
-            List<Path> madeFolders) throws ToolException {
-        List<Path> created = new ArrayList<>();
-        int[] counts = new int[2]; // files, directories
-        try {
-            Files.walkFileTree(source, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
-                    Path copy = target.resolve(source.relativize(dir).toString());
-                    Files.copy(dir, copy, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-                    created.add(copy);
-                    counts[1]++;
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                    Path copy = target.resolve(source.relativize(file).toString());
-                    if (attributes.isSymbolicLink()) {
-                        Files.createSymbolicLink(copy, Files.readSymbolicLink(file));
-                    } else if (attributes.isRegularFile()) {
-                        Files.copy(file, copy, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-                    } else {
-                        return FileVisitResult.CONTINUE; // pipes, sockets and devices are not copied
-                    }
-                    created.add(copy);
-                    counts[0]++;
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                    throw e;
-                }
-            });
-        } catch (IOException e) {
-            Collections.reverse(created);
-            Entries.deleteQuietly(created);
-            Entries.deleteQuietly(madeFolders);
+            Entries.deleteQuietly(workspace, madeFolders);
             throw new ToolException("Cannot copy " + from + " to " + to + ": " + Entries.reason(workspace, e)
                     + ". Nothing was copied.", e);
         }
+        if (file) {
+            return ToolResult.of("Copied " + from + " to " + to + " (" + Entries.count(size(target), "byte", "bytes")
+                    + ").");
+        }
+        int[] counts = new int[2]; // files (links included), folders
+        try {
+            workspace.walk(target, true, Integer.MAX_VALUE, entry -> {
+                counts[entry.kind() == Workspace.Entry.Kind.DIRECTORY ? 1 : 0]++;
+                return true;
+            });
+        } catch (IOException e) {
+            // the copy is made; only its tally is missing
+        }
         return ToolResult.of("Copied directory " + from + " to " + to + " (" + Entries.count(counts[0], "file", "files")
-                + ", " + Entries.count(counts[1] - 1, "subdirectory", "subdirectories") + ").");
+                + ", " + Entries.count(counts[1], "subdirectory", "subdirectories") + ").");
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
+        }
     }
 }

@@ -9,7 +9,6 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,10 +55,7 @@ public class CreateDirectoryTool implements Tool {
             }
         }
         try {
-            Files.createDirectories(directory);
-        } catch (FileAlreadyExistsException e) {
-            throw new ToolException("Cannot create " + name + ": " + workspace.relativize(Path.of(e.getFile()))
-                    + " is a file, not a directory.", e);
+            workspace.createDirectories(directory);
         } catch (IOException e) {
             throw new ToolException("Cannot create " + name + ": " + Entries.reason(workspace, e), e);
         }

@@ -49,11 +49,11 @@ public class DeleteFileTool implements Tool {
         try {
             if (Files.isSymbolicLink(file)) {
                 Path target = Files.readSymbolicLink(file);
-                Files.delete(file);
+                workspace.delete(file);
                 return ToolResult.of("Deleted the link " + name + " (it pointed to " + target + "; that is untouched).");
             }
             long size = Files.size(file);
-            Files.delete(file);
+            workspace.delete(file);
             return ToolResult.of("Deleted " + name + " (" + Entries.count(size, "byte", "bytes") + ").");
         } catch (IOException e) {
             throw new ToolException("Cannot delete " + name + ": " + Entries.reason(workspace, e), e);

@@ -77,14 +77,34 @@ final class Entries {
     }
 
     /** Removes what a failed change created, in the order given (deepest first); a folder only when empty. */
-    static void deleteQuietly(java.util.List<Path> created) {
+    static void deleteQuietly(Workspace workspace, java.util.List<Path> created) {
         for (Path path : created) {
             try {
-                Files.deleteIfExists(path);
+                deleteIfExists(workspace, path);
             } catch (IOException ignored) {
                 // best effort: what remains is named by nothing the model was told about
             }
         }
+    }
+
+    /** Deletes through the jail, as {@code Files.deleteIfExists} would without one. */
+    static void deleteIfExists(Workspace workspace, Path path) throws IOException {
+        try {
+            workspace.delete(path);
+        } catch (java.nio.file.NoSuchFileException gone) {
+            // nothing to remove
+        }
+    }
+
+    /** All of a channel's bytes. */
+    static byte[] readAll(java.nio.channels.SeekableByteChannel channel) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(64 * 1024);
+        while (channel.read(buffer) >= 0) {
+            out.write(buffer.array(), 0, buffer.position());
+            buffer.clear();
+        }
+        return out.toByteArray();
     }
 
     static boolean exists(Path path) {

@@ -9,11 +9,9 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
@@ -61,14 +59,9 @@ public class MoveFileTool implements Tool {
         boolean fresh = !directory && isFresh(workspace, source);
         java.util.List<Path> madeFolders = Entries.missingFolders(target);
         try {
-            Files.createDirectories(target.getParent());
-            try {
-                Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException otherFileSystem) {
-                Files.move(source, target);
-            }
+            workspace.move(source, target);
         } catch (IOException e) {
-            Entries.deleteQuietly(madeFolders);
+            Entries.deleteQuietly(workspace, madeFolders);
             throw new ToolException("Cannot move " + from + " to " + to + ": " + Entries.reason(workspace, e), e);
         }
         if (fresh) {

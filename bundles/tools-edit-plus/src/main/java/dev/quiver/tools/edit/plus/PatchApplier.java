@@ -116,9 +116,13 @@ final class PatchApplier {
         Set<PosixFilePermission> permissions = null;
         if (exists) {
             try {
-                original = Files.readAllBytes(file);
-                PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class);
-                permissions = view == null ? null : view.readAttributes().permissions();
+                try (java.nio.channels.SeekableByteChannel channel = workspace.openRead(file)) {
+                    original = Entries.readAll(channel);
+                }
+                // not following a link: what is kept for an undo is this file's own mode, never another's
+                PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class,
+                        LinkOption.NOFOLLOW_LINKS);
+                permissions = view == null || Files.isSymbolicLink(file) ? null : view.readAttributes().permissions();
             } catch (IOException e) {
                 throw new ToolException("Cannot read " + workspace.relativize(file) + ": " + Entries.reason(workspace, e), e);
             }
@@ -414,13 +418,13 @@ final class PatchApplier {
                 undo.add(new Undo(current, state, state.existedOnDisk ? List.of() : Entries.missingFolders(current)));
                 workspace.write(current, write.getValue());
                 if (!state.existedOnDisk && state.newPermissions != null) {
-                    Files.setPosixFilePermissions(current, state.newPermissions);
+                    workspace.setPermissions(current, state.newPermissions);
                 }
             }
             for (Path file : deletes) {
                 current = file;
                 undo.add(new Undo(file, states.get(file), List.of()));
-                Files.delete(file);
+                workspace.delete(file);
             }
         } catch (IOException e) {
             String failure = "apply_patch failed while writing " + workspace.relativize(current) + ": "
@@ -443,12 +447,12 @@ final class PatchApplier {
                 if (step.state().existedOnDisk) {
                     workspace.write(step.file(), step.state().original);
                     if (step.state().permissions != null) {
-                        Files.setPosixFilePermissions(step.file(), step.state().permissions);
+                        workspace.setPermissions(step.file(), step.state().permissions);
                     }
                 } else {
-                    Files.deleteIfExists(step.file());
+                    Entries.deleteIfExists(workspace, step.file());
                     for (Path folder : step.madeFolders()) {
-                        Files.deleteIfExists(folder);
+                        Entries.deleteIfExists(workspace, folder);
                     }
                 }
             } catch (IOException e) {

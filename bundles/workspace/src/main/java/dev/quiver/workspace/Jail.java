@@ -1,0 +1,592 @@
+package dev.quiver.workspace;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Where every file operation of the workspace touches the disk, so that what was checked is what is
+ * opened. A path is walked from the root one name at a time, each folder opened relative to the one
+ * before without following links ({@link SecureDirectoryStream}: openat with O_NOFOLLOW), and the
+ * file is then opened, created, renamed or deleted relative to its held folder. A link met on the way
+ * is read and its target walked again from the root, re-checked at every hop, so links inside the
+ * workspace work while one swapped in to lead outside is never followed out, however the race falls.
+ *
+ * <p>Writes, creations, moves and deletions are refused in the workspace's {@code .git} and
+ * {@code .quiver} folders, judged on the real path the walk arrives at.
+ */
+final class Jail {
+
+    static final int MAX_LINK_HOPS = 40;
+    private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
+    private static final Set<PosixFilePermission> FOLDER_PERMISSIONS = Set.of(
+            PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE,
+            PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE);
+    private static final Set<PosixFilePermission> FILE_PERMISSIONS = Set.of(
+            PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+            PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
+
+    private final Path root;
+
+    Jail(Path root) {
+        this.root = root;
+    }
+
+    /** What an operation does at the place it reaches: whether it changes anything there. */
+    enum Intent { READ, WRITE }
+
+    /**
+     * Where a walk ended: the entry's folder, held open, and the entry's name in it. The folder's path
+     * is real (no links) as it was walked; the folder handle stays the folder checked even if its path
+     * is swapped for a link afterwards.
+     */
+    final class Spot implements Closeable {
+        final SecureDirectoryStream<Path> folder;
+        final Path folderPath;
+        final Path name;
+        /** Whether a link was followed to get here. */
+        final boolean throughLink;
+
+        Spot(SecureDirectoryStream<Path> folder, Path folderPath, Path name, boolean throughLink) {
+            this.folder = folder;
+            this.folderPath = folderPath;
+            this.name = name;
+            this.throughLink = throughLink;
+        }
+
+        Path path() {
+            return folderPath.resolve(name.toString());
+        }
+
+        /** The entry's own attributes (a link is a link), or null when there is no such entry. */
+        BasicFileAttributes attributes() throws IOException {
+            return Jail.attributes(folder, name);
+        }
+
+        @Override
+        public void close() throws IOException {
+            folder.close();
+        }
+    }
+
+    /**
+     * Walks to a path inside the workspace.
+     *
+     * @param path an absolute path, lexically inside the root (as {@code Workspace.resolve} returns)
+     * @param followLast whether a link at the last name is followed (to a target inside the workspace)
+     * @param createFolders whether missing folders on the way are created
+     * @param intent {@link Intent#WRITE} refuses the {@code .git} and {@code .quiver} folders
+     * @throws IOException when the path, or a link on the way, leads out of the workspace, when links
+     *     loop, or when a folder on the way is missing or not a folder
+     */
+    Spot locate(Path path, boolean followLast, boolean createFolders, Intent intent) throws IOException {
+        Path relative = inside(path, path);
+        boolean throughLink = false;
+        for (int hops = 0; hops <= MAX_LINK_HOPS; hops++) {
+            if (relative.toString().isEmpty()) {
+                throw new FileSystemException(root.toString(), null, "this is the workspace root itself; "
+                        + "give a path inside it");
+            }
+            Path next = null;
+            SecureDirectoryStream<Path> rootFolder = openRoot();
+            SecureDirectoryStream<Path> folder = rootFolder;
+            SecureDirectoryStream<Path> handedOver = null;
+            try {
+                int names = relative.getNameCount();
+                int made = 0;
+                for (int i = 0; i < names - 1 && next == null; i++) {
+                    Path name = relative.getName(i);
+                    Path folderPath = root.resolve(relative.subpath(0, i + 1).toString()).getParent();
+                    SecureDirectoryStream<Path> child = openChild(folder, name);
+                    if (child == null) {
+                        BasicFileAttributes attributes = attributes(folder, name);
+                        if (attributes != null && attributes.isSymbolicLink()) {
+                            next = follow(folderPath, name, relative.subpath(i + 1, names), path);
+                        } else if (attributes == null && createFolders && made++ < names + MAX_LINK_HOPS) {
+                            makeFolder(rootFolder, folder, name, intent, relative);
+                            i--; // open what was just made, as any other folder
+                        } else if (attributes == null) {
+                            throw new NoSuchFileException(shown(folderPath.resolve(name.toString())), null,
+                                    "no such folder");
+                        } else {
+                            throw new FileSystemException(shown(folderPath.resolve(name.toString())), null,
+                                    "not a folder");
+                        }
+                        continue;
+                    }
+                    if (folder != rootFolder) {
+                        folder.close();
+                    }
+                    folder = child;
+                }
+                if (next == null) {
+                    Path name = relative.getFileName();
+                    Path folderPath = root.resolve(relative.toString()).getParent();
+                    BasicFileAttributes attributes = attributes(folder, name);
+                    if (followLast && attributes != null && attributes.isSymbolicLink()) {
+                        next = follow(folderPath, name, Path.of(""), path);
+                    } else {
+                        if (intent == Intent.WRITE) {
+                            refuseProtected(rootFolder, relative);
+                        }
+                        handedOver = folder;
+                        return new Spot(folder, folderPath, name, throughLink);
+                    }
+                }
+            } finally {
+                if (folder != rootFolder && folder != handedOver) {
+                    folder.close();
+                }
+                if (rootFolder != handedOver) {
+                    rootFolder.close();
+                }
+            }
+            relative = next;
+            throughLink = true;
+        }
+        throw new FileSystemException(shown(path), null, "more than " + MAX_LINK_HOPS
+                + " symbolic links on the way (they may loop)");
+    }
+
+    /** Opens a file to read, following links that stay inside the workspace, never to a secret under a plain name. */
+    SeekableByteChannel openRead(Path file) throws IOException {
+        for (int attempt = 0; attempt <= MAX_LINK_HOPS; attempt++) {
+            try (Spot spot = locate(file, true, false, Intent.READ)) {
+                BasicFileAttributes attributes = spot.attributes();
+                if (attributes == null) {
+                    throw new NoSuchFileException(shown(file));
+                }
+                if (attributes.isDirectory()) {
+                    throw new FileSystemException(shown(file), null, "is a folder, not a file");
+                }
+                if (attributes.isSymbolicLink()) {
+                    continue; // swapped for a link after the walk: walk again
+                }
+                if (!attributes.isRegularFile()) {
+                    // a named pipe or a device would block the read or never end
+                    throw new FileSystemException(shown(file), null, "not a regular file (a pipe, socket or device)");
+                }
+                if (spot.throughLink && Secrets.isSecret(spot.name) && !Secrets.isSecret(file.getFileName())) {
+                    throw new FileSystemException(shown(file), null, "a link to " + shown(spot.path())
+                            + ", which holds secrets by its name; it is not read");
+                }
+                try {
+                    return spot.folder.newByteChannel(spot.name, Set.of(StandardOpenOption.READ, NOFOLLOW));
+                } catch (IOException e) {
+                    BasicFileAttributes now = spot.attributes();
+                    if (now == null || !now.isSymbolicLink()) {
+                        throw e;
+                    }
+                    // swapped for a link between the check and the open: walk again
+                }
+            }
+        }
+        throw new FileSystemException(shown(file), null, "it keeps changing into a symbolic link; try again");
+    }
+
+    /** Opens a folder to read its files by name; see {@link #openRead(SecureDirectoryStream, Path, Path)}. */
+    SecureDirectoryStream<Path> openFolder(Path directory) throws IOException {
+        Path relative = inside(directory, directory);
+        if (relative.toString().isEmpty()) {
+            return openRoot();
+        }
+        for (int attempt = 0; attempt <= MAX_LINK_HOPS; attempt++) {
+            try (Spot spot = locate(directory, true, false, Intent.READ)) {
+                SecureDirectoryStream<Path> folder = openChild(spot.folder, spot.name);
+                if (folder != null) {
+                    return folder;
+                }
+                BasicFileAttributes attributes = spot.attributes();
+                if (attributes == null) {
+                    throw new NoSuchFileException(shown(directory));
+                }
+                if (!attributes.isSymbolicLink()) {
+                    throw new FileSystemException(shown(directory), null, "not a folder");
+                }
+            }
+        }
+        throw new FileSystemException(shown(directory), null, "it keeps changing into a symbolic link; try again");
+    }
+
+    /**
+     * Opens a file of a held folder, the fast way for many files of one folder: a link is not followed
+     * there but walked from the root like any path.
+     */
+    SeekableByteChannel openRead(SecureDirectoryStream<Path> folder, Path folderPath, Path name) throws IOException {
+        try {
+            return folder.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW));
+        } catch (IOException e) {
+            BasicFileAttributes attributes = attributes(folder, name);
+            if (attributes == null || !attributes.isSymbolicLink()) {
+                throw e;
+            }
+            return openRead(folderPath.resolve(name.toString()));
+        }
+    }
+
+    /**
+     * Replaces a file's content atomically: a temporary file created in the file's held folder, then
+     * renamed over it there, so a failed write leaves the file as it was. A link inside the workspace
+     * is written through to its target, as editors do.
+     *
+     * @param permissions the new file's permissions; null keeps those of the file replaced
+     */
+    void write(Path file, byte[] content, Set<PosixFilePermission> permissions) throws IOException {
+        try (Spot spot = locate(file, true, true, Intent.WRITE)) {
+            BasicFileAttributes attributes = spot.attributes();
+            if (attributes != null && attributes.isDirectory()) {
+                throw new FileSystemException(shown(file), null, "is a folder, not a file");
+            }
+            Set<PosixFilePermission> kept = permissions;
+            if (kept == null && attributes != null && attributes.isRegularFile()) {
+                PosixFileAttributeView view = posix(spot.folder, spot.name);
+                kept = view == null ? null : view.readAttributes().permissions();
+            }
+            Path temporary = Path.of("." + spot.name + "." + UUID.randomUUID() + ".quiver-tmp");
+            try {
+                try (SeekableByteChannel channel = spot.folder.newByteChannel(temporary, Set.of(
+                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, NOFOLLOW))) {
+                    ByteBuffer buffer = ByteBuffer.wrap(content);
+                    while (buffer.hasRemaining()) {
+                        channel.write(buffer);
+                    }
+                    if (channel instanceof FileChannel fileChannel) {
+                        fileChannel.force(true);
+                    }
+                }
+                PosixFileAttributeView view = posix(spot.folder, temporary);
+                if (view != null) {
+                    view.setPermissions(kept == null ? FILE_PERMISSIONS : kept);
+                }
+                // renameat within the held folder: replaces the entry itself, never what a link there points to
+                spot.folder.move(temporary, spot.folder, spot.name);
+            } finally {
+                deleteQuietly(spot.folder, temporary);
+            }
+        }
+    }
+
+    /** Creates a folder and any missing folders above it. */
+    void createDirectories(Path directory) throws IOException {
+        try (Spot spot = locate(directory, true, true, Intent.WRITE)) {
+            BasicFileAttributes attributes = spot.attributes();
+            if (attributes == null) {
+                try (SecureDirectoryStream<Path> rootFolder = openRoot()) {
+                    makeFolder(rootFolder, spot.folder, spot.name, Intent.WRITE, inside(directory, directory));
+                }
+            } else if (!attributes.isDirectory()) {
+                throw new FileAlreadyExistsException(shown(directory), null, "it exists and is not a folder");
+            }
+        }
+    }
+
+    /** Moves an entry (a link itself, not its target) to a name that does not exist yet, creating its folders. */
+    void move(Path from, Path to) throws IOException {
+        try (Spot source = locate(from, false, false, Intent.WRITE);
+                Spot target = locate(to, false, true, Intent.WRITE)) {
+            if (source.attributes() == null) {
+                throw new NoSuchFileException(shown(from));
+            }
+            if (target.attributes() != null) {
+                throw new FileAlreadyExistsException(shown(to));
+            }
+            source.folder.move(source.name, target.folder, target.name);
+        }
+    }
+
+    /** Deletes a file, a link (not its target) or an empty folder. */
+    void delete(Path path) throws IOException {
+        try (Spot spot = locate(path, false, false, Intent.WRITE)) {
+            BasicFileAttributes attributes = spot.attributes();
+            if (attributes == null) {
+                throw new NoSuchFileException(shown(path));
+            }
+            if (attributes.isDirectory()) {
+                spot.folder.deleteDirectory(spot.name);
+            } else {
+                spot.folder.deleteFile(spot.name);
+            }
+        }
+    }
+
+    /** Sets a file's permissions (a link's target inside the workspace). */
+    void setPermissions(Path file, Set<PosixFilePermission> permissions) throws IOException {
+        try (Spot spot = locate(file, true, false, Intent.WRITE)) {
+            PosixFileAttributeView view = posix(spot.folder, spot.name);
+            if (view == null) {
+                throw new FileSystemException(shown(file), null, "this file system has no POSIX permissions");
+            }
+            view.setPermissions(permissions);
+        }
+    }
+
+    /**
+     * Copies a file, or a folder with everything in it, to a name that does not exist yet, keeping
+     * permissions. Links inside are copied as links; pipes, sockets and devices are left out. What a
+     * failed copy made is removed again.
+     */
+    void copy(Path from, Path to) throws IOException {
+        List<Path> made = new ArrayList<>();
+        try (Spot source = locate(from, true, false, Intent.READ);
+                Spot target = locate(to, false, true, Intent.WRITE)) {
+            if (source.attributes() == null) {
+                throw new NoSuchFileException(shown(from));
+            }
+            if (target.attributes() != null) {
+                throw new FileAlreadyExistsException(shown(to));
+            }
+            try (SecureDirectoryStream<Path> rootFolder = openRoot()) {
+                copyEntry(rootFolder, source.folder, source.path(), source.name, target.folder, target.path(),
+                        target.name, made);
+            }
+        } catch (IOException | RuntimeException e) {
+            for (int i = made.size() - 1; i >= 0; i--) {
+                try {
+                    delete(made.get(i));
+                } catch (IOException ignored) {
+                    // best effort: the copy's error is what the caller needs
+                }
+            }
+            throw e;
+        }
+    }
+
+    private void copyEntry(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> sourceFolder,
+            Path sourcePath, Path sourceName, SecureDirectoryStream<Path> targetFolder, Path targetPath,
+            Path targetName, List<Path> made) throws IOException {
+        BasicFileAttributes attributes = attributes(sourceFolder, sourceName);
+        if (attributes == null) {
+            throw new NoSuchFileException(shown(sourcePath));
+        }
+        PosixFileAttributeView sourceView = posix(sourceFolder, sourceName);
+        Set<PosixFilePermission> permissions = sourceView == null ? null : sourceView.readAttributes().permissions();
+        if (attributes.isRegularFile()) {
+            try (SeekableByteChannel in = sourceFolder.newByteChannel(sourceName, Set.of(StandardOpenOption.READ, NOFOLLOW));
+                    SeekableByteChannel out = targetFolder.newByteChannel(targetName, Set.of(
+                            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, NOFOLLOW))) {
+                made.add(targetPath);
+                ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+                while (in.read(buffer) >= 0) {
+                    buffer.flip();
+                    while (buffer.hasRemaining()) {
+                        out.write(buffer);
+                    }
+                    buffer.clear();
+                }
+            }
+            setQuietly(targetFolder, targetName, permissions);
+        } else if (attributes.isSymbolicLink()) {
+            // the target is copied as text; reading it by path cannot read anything else
+            Path linkTarget = Files.readSymbolicLink(sourcePath);
+            makeInRoot(rootFolder, targetFolder, targetName,
+                    temporary -> Files.createSymbolicLink(temporary, linkTarget));
+            made.add(targetPath);
+        } else if (attributes.isDirectory()) {
+            makeInRoot(rootFolder, targetFolder, targetName, Files::createDirectory);
+            made.add(targetPath);
+            try (SecureDirectoryStream<Path> from = openChild(sourceFolder, sourceName);
+                    SecureDirectoryStream<Path> to = openChild(targetFolder, targetName)) {
+                if (from == null || to == null) {
+                    throw new FileSystemException(shown(from == null ? sourcePath : targetPath), null,
+                            "changed while it was copied");
+                }
+                List<Path> names = new ArrayList<>();
+                for (Path entry : from) {
+                    names.add(entry.getFileName());
+                }
+                names.sort(null);
+                for (Path name : names) {
+                    copyEntry(rootFolder, from, sourcePath.resolve(name.toString()), name, to,
+                            targetPath.resolve(name.toString()), name, made);
+                }
+            }
+            setQuietly(targetFolder, targetName, permissions);
+        }
+    }
+
+    /** A path's place below the root, lexically; refused when it lies outside. */
+    private Path inside(Path path, Path asked) throws IOException {
+        Path absolute = path.toAbsolutePath().normalize();
+        if (!absolute.startsWith(root)) {
+            throw new FileSystemException(shown(asked), null, "it leads out of the workspace");
+        }
+        return root.relativize(absolute);
+    }
+
+    /** Where a link leads, with the rest of the path after it, relative to the root; refused when outside. */
+    private Path follow(Path folderPath, Path name, Path rest, Path asked) throws IOException {
+        // read by path: the target is only text, walked again from the root and checked like any path
+        Path target = Files.readSymbolicLink(folderPath.resolve(name.toString()));
+        Path next = folderPath.resolve(target).resolve(rest.toString()).normalize();
+        if (!next.startsWith(root)) {
+            throw new FileSystemException(shown(asked), null, "the symbolic link " + shown(folderPath.resolve(
+                    name.toString())) + " leads out of the workspace; file tools do not follow it");
+        }
+        return root.relativize(next);
+    }
+
+    /**
+     * Refuses a change in {@code .git} or {@code .quiver}: by the first name of the real path, in any
+     * case, and by identity, for a name a file system folds to one of them in a way no test of the
+     * name can foresee.
+     */
+    private void refuseProtected(SecureDirectoryStream<Path> rootFolder, Path relative) throws IOException {
+        Path first = relative.getName(0);
+        for (String protectedName : List.of(".git", ".quiver")) {
+            boolean same = first.toString().equalsIgnoreCase(protectedName);
+            if (!same) {
+                BasicFileAttributes mine = attributes(rootFolder, first);
+                BasicFileAttributes theirs = attributes(rootFolder, Path.of(protectedName));
+                same = mine != null && theirs != null && mine.fileKey() != null
+                        && Objects.equals(mine.fileKey(), theirs.fileKey());
+            }
+            if (same) {
+                throw new ProtectedPathException(shown(root.resolve(relative.toString())), protectedName);
+            }
+        }
+    }
+
+    /** A change refused because it lies in {@code .git} or {@code .quiver}. */
+    static final class ProtectedPathException extends FileSystemException {
+        private static final long serialVersionUID = 1L;
+
+        ProtectedPathException(String path, String folder) {
+            super(path, null, "it is in the workspace's " + folder + " folder, which file tools never change ("
+                    + (folder.equals(".git") ? "git's own data, hooks and configuration; use the git tools"
+                            : "Quiver's configuration of the workspace; the user edits it") + ")");
+        }
+    }
+
+    private SecureDirectoryStream<Path> openRoot() throws IOException {
+        DirectoryStream<Path> stream = Files.newDirectoryStream(root);
+        if (stream instanceof SecureDirectoryStream<Path> secure) {
+            return secure;
+        }
+        stream.close();
+        throw new FileSystemException(root.toString(), null, "this platform cannot open files relative to a "
+                + "held folder (no SecureDirectoryStream), so the workspace cannot guard against symbolic-link races");
+    }
+
+    /** A sub-folder opened without following a link, or null when the name is not a folder (or is missing). */
+    private static SecureDirectoryStream<Path> openChild(SecureDirectoryStream<Path> folder, Path name)
+            throws IOException {
+        try {
+            return folder.newDirectoryStream(name, NOFOLLOW);
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return null;
+        } catch (FileSystemException e) {
+            // ELOOP: a link, which O_NOFOLLOW refuses to open
+            BasicFileAttributes attributes = attributes(folder, name);
+            if (attributes != null && !attributes.isDirectory()) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    static BasicFileAttributes attributes(SecureDirectoryStream<Path> folder, Path name) throws IOException {
+        try {
+            return folder.getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW).readAttributes();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    private static PosixFileAttributeView posix(SecureDirectoryStream<Path> folder, Path name) {
+        return folder.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW);
+    }
+
+    /**
+     * Creates a folder in a held folder. There is no mkdirat in Java, so it is made in the root, whose
+     * path is real and fixed, and renamed into the held folder (renameat): never through a link.
+     */
+    private void makeFolder(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> folder, Path name,
+            Intent intent, Path relative) throws IOException {
+        if (intent == Intent.WRITE) {
+            refuseProtected(rootFolder, relative);
+        }
+        try {
+            makeInRoot(rootFolder, folder, name, temporary -> {
+                Files.createDirectory(temporary);
+                setQuietly(rootFolder, temporary.getFileName(), FOLDER_PERMISSIONS);
+            });
+        } catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException madeMeanwhile) {
+            // another writer made it first; the walk opens it as it is
+        }
+    }
+
+    private interface Maker {
+        void make(Path temporary) throws IOException;
+    }
+
+    private void makeInRoot(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> folder, Path name,
+            Maker maker) throws IOException {
+        Path temporary = Path.of(".quiver-new-" + UUID.randomUUID());
+        maker.make(root.resolve(temporary.toString()));
+        try {
+            if (attributes(folder, name) != null) {
+                throw new FileAlreadyExistsException(name.toString());
+            }
+            rootFolder.move(temporary, folder, name);
+        } finally {
+            BasicFileAttributes left = attributes(rootFolder, temporary);
+            if (left != null) {
+                if (left.isDirectory()) {
+                    rootFolder.deleteDirectory(temporary);
+                } else {
+                    rootFolder.deleteFile(temporary);
+                }
+            }
+        }
+    }
+
+    private static void setQuietly(SecureDirectoryStream<Path> folder, Path name, Set<PosixFilePermission> permissions) {
+        PosixFileAttributeView view = posix(folder, name);
+        if (view != null && permissions != null) {
+            try {
+                view.setPermissions(permissions);
+            } catch (IOException ignored) {
+                // the content is what matters; a file system that keeps no modes keeps the default
+            }
+        }
+    }
+
+    private static void deleteQuietly(SecureDirectoryStream<Path> folder, Path name) {
+        try {
+            folder.deleteFile(name);
+        } catch (IOException ignored) {
+            // already renamed into place, or never made
+        }
+    }
+
+    /** A path as the model sees it: relative to the root. */
+    private String shown(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        if (absolute.startsWith(root)) {
+            String text = IgnoreRules.slashes(root.relativize(absolute));
+            return text.isEmpty() ? "." : text;
+        }
+        return path.toString();
+    }
+}

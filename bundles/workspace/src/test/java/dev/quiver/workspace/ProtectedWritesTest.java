@@ -1,0 +1,77 @@
+package dev.quiver.workspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The jail refuses every change in .git and .quiver, however the path is spelled, and names the folder. */
+class ProtectedWritesTest {
+
+    @TempDir
+    Path dir;
+    JailedWorkspace workspace;
+    Path root;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        workspace = JailedWorkspace.open(dir);
+        root = workspace.root();
+        Files.createDirectories(root.resolve(".git/hooks"));
+        Files.writeString(root.resolve(".git/config"), "[core]\n");
+        Files.createDirectories(root.resolve(".quiver"));
+        Files.createDirectories(root.resolve("a"));
+        Files.createSymbolicLink(root.resolve("hooks-link"), root.resolve(".git/hooks"));
+        Files.writeString(root.resolve("plain.txt"), "plain\n");
+    }
+
+    @Test
+    void writesIntoGitAreRefusedInEverySpelling() throws IOException {
+        for (String path : List.of(".git/config", ".git/hooks/pre-commit", "a/../.git/hooks/post-checkout",
+                "hooks-link/pre-push", ".GIT/config", ".Git/new")) {
+            IOException refused = assertThrows(IOException.class,
+                    () -> workspace.write(root.resolve(path).normalize(), "x".getBytes()), path);
+            assertTrue(refused.getMessage().contains("the workspace's .git folder"), refused.getMessage());
+        }
+        assertEquals("[core]\n", Files.readString(root.resolve(".git/config")));
+        assertFalse(Files.exists(root.resolve(".git/hooks/pre-commit")));
+        assertFalse(Files.exists(root.resolve(".git/hooks/pre-push")));
+    }
+
+    @Test
+    void writesIntoQuiverAreRefused() {
+        IOException refused = assertThrows(IOException.class,
+                () -> workspace.write(root.resolve(".quiver/settings.json"), "{}".getBytes()));
+        assertTrue(refused.getMessage().contains("the workspace's .quiver folder"), refused.getMessage());
+        assertFalse(Files.exists(root.resolve(".quiver/settings.json")));
+    }
+
+    @Test
+    void movesCopiesDeletesAndFoldersAreRefusedThere() throws IOException {
+        assertThrows(IOException.class, () -> workspace.move(root.resolve("plain.txt"), root.resolve(".git/hooks/x")));
+        assertThrows(IOException.class, () -> workspace.move(root.resolve(".git/config"), root.resolve("config")));
+        assertThrows(IOException.class, () -> workspace.copy(root.resolve("plain.txt"), root.resolve(".quiver/p")));
+        assertThrows(IOException.class, () -> workspace.delete(root.resolve(".git/config")));
+        assertThrows(IOException.class, () -> workspace.createDirectories(root.resolve(".git/hooks/d")));
+        assertThrows(IOException.class, () -> workspace.delete(root.resolve(".git")));
+        assertTrue(Files.exists(root.resolve("plain.txt")));
+        assertTrue(Files.exists(root.resolve(".git/config")));
+        assertEquals(List.of(), List.of(root.resolve(".git/hooks").toFile().list()));
+    }
+
+    @Test
+    void writingElsewhereStillWorks() throws IOException {
+        workspace.write(root.resolve("new/dir/file.txt"), "ok\n".getBytes());
+        assertEquals("ok\n", Files.readString(root.resolve("new/dir/file.txt")));
+        workspace.write(root.resolve("gitignore-like/.git-notes"), "ok\n".getBytes());
+        assertTrue(Files.exists(root.resolve("gitignore-like/.git-notes")));
+    }
+}
