@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.util.FS;
 import org.eclipse.jgit.util.FS_POSIX;
-import org.eclipse.jgit.util.FS_Win32;
 import org.eclipse.jgit.util.ProcessResult;
 
 /**
@@ -17,8 +16,11 @@ import org.eclipse.jgit.util.ProcessResult;
  */
 final class NoProcessFS {
 
-    /** The one instance every git tool opens its repository with. */
-    static final FS INSTANCE = FS.DETECTED instanceof FS_Win32 ? new Win32(FS.DETECTED) : new Posix(FS.DETECTED);
+    /**
+     * The one instance every git tool opens its repository with. POSIX only, as Quiver is (its jail
+     * and sandbox need a POSIX system).
+     */
+    static final FS INSTANCE = new Posix(FS.DETECTED);
 
     private static final ProcessResult NO_HOOK = new ProcessResult(ProcessResult.Status.NOT_PRESENT);
 
@@ -37,58 +39,6 @@ final class NoProcessFS {
         @Override
         public FS newInstance() {
             return new Posix(this);
-        }
-
-        @Override
-        public ProcessResult runHookIfPresent(Repository repository, String hook, String[] args) {
-            return NO_HOOK;
-        }
-
-        @Override
-        public ProcessResult runHookIfPresent(Repository repository, String hook, String[] args, OutputStream out,
-                OutputStream err, String stdin) {
-            return NO_HOOK;
-        }
-
-        @Override
-        public File findHook(Repository repository, String hook) {
-            return null;
-        }
-
-        @Override
-        public ProcessBuilder runInShell(String command, String[] args) {
-            throw refused(command);
-        }
-
-        @Override
-        public int runProcess(ProcessBuilder process, OutputStream out, OutputStream err, String stdin) {
-            throw refused(String.join(" ", process.command()));
-        }
-
-        @Override
-        public int runProcess(ProcessBuilder process, OutputStream out, OutputStream err, InputStream in) {
-            throw refused(String.join(" ", process.command()));
-        }
-
-        @Override
-        public ExecutionResult execute(ProcessBuilder process, InputStream in) {
-            throw refused(String.join(" ", process.command()));
-        }
-
-        @Override
-        protected File discoverGitExe() {
-            return null;
-        }
-    }
-
-    private static final class Win32 extends FS_Win32 {
-        Win32(FS source) {
-            super(source);
-        }
-
-        @Override
-        public FS newInstance() {
-            return new Win32(this);
         }
 
         @Override
