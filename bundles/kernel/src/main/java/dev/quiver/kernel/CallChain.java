@@ -363,10 +363,11 @@ final class CallChain {
         }
     }
 
+    /** Whether a recursive delete of this path is a delete of build output: ignored, and not .git or .quiver. */
     private boolean ignoredInsideWorkspace(String path) {
         try {
             java.nio.file.Path resolved = workspace.resolve(path);
-            return !resolved.equals(workspace.root()) && workspace.isIgnored(resolved);
+            return !resolved.equals(workspace.root()) && !workspace.isProtected(resolved) && workspace.isIgnored(resolved);
         } catch (ToolException outside) {
             return false;
         }
@@ -463,6 +464,8 @@ final class CallChain {
             values.refresh();
         }
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        return new CallOutcome(tool, status, ResultCap.cap(redacted(output)), elapsed, verdict);
+        // the reason may quote a command, which may hold a value: it reaches front ends and the session too
+        Verdict shown = new Verdict(verdict.decision(), verdict.by(), redacted(verdict.reason()));
+        return new CallOutcome(tool, status, ResultCap.cap(redacted(output)), elapsed, shown);
     }
 }

@@ -72,11 +72,18 @@ final class Config {
             all.add(workspaceFile());
             return all;
         }
+
+        /** What a change is watched in: the config files and every other file trust is given to. */
+        List<Path> watched() {
+            List<Path> watched = all();
+            TrustStore.FILES.stream().map(workspaceRoot::resolve).filter(f -> !watched.contains(f)).forEach(watched::add);
+            return watched;
+        }
     }
 
-    /** Whether the user trusts a workspace as its files are now. */
+    /** Whether the user trusts a workspace whose trust files ({@link TrustStore#FILES}) have this digest. */
     interface Trust {
-        boolean trusts(Path workspaceRoot);
+        boolean trusts(Path workspaceRoot, String digest);
     }
 
     /** One file's parsed content. */
@@ -95,6 +102,7 @@ final class Config {
     private final List<String> warnings = new CopyOnWriteArrayList<>();
     private volatile List<Source> sources;
     private volatile boolean trusted;
+    private volatile Optional<String> sharedNotes = Optional.empty();
     private volatile List<String> held = List.of();
     private volatile String stamp;
     private volatile long generation;
@@ -110,14 +118,14 @@ final class Config {
      */
     static Config load(Files files) {
         Config config = new Config(files);
-        config.stamp = stamp(files.all());
+        config.stamp = stamp(files.watched());
         config.read(true);
         return config;
     }
 
     /** For tests and the old call sites: no managed policy, and a workspace trusted as the flag says. */
     static Config load(Optional<Path> explicit, Path workspace, Map<String, String> environment) {
-        return load(new Files(List.of(), explicit, userConfigFile(environment), workspace, root -> true));
+        return load(new Files(List.of(), explicit, userConfigFile(environment), workspace, (root, digest) -> true));
     }
 
     /** The config files, first read first. */
@@ -128,6 +136,15 @@ final class Config {
     /** Whether the workspace layer is trusted now. */
     boolean trusted() {
         return trusted;
+    }
+
+    /**
+     * The text of the workspace's {@link Notes#SHARED} as it was read with the config and trusted
+     * with it; empty while the workspace is untrusted. Never read again from the file, which could
+     * have changed since the trust was judged.
+     */
+    Optional<String> sharedNotes() {
+        return sharedNotes;
     }
 
     /**
@@ -144,7 +161,7 @@ final class Config {
      * read before (reported), since running without it would loosen it.
      */
     synchronized boolean reloadIfChanged() {
-        String now = stamp(files.all());
+        String now = stamp(files.watched());
         if (now.equals(stamp)) {
             return false;
         }
@@ -176,7 +193,11 @@ final class Config {
         List<Source> read = new ArrayList<>();
         List<String> managedProblems = new ArrayList<>();
         for (Path file : files.managed()) {
-            readManaged(file, managedProblems).ifPresent(root -> read.add(new Source(file, Layer.MANAGED, root)));
+            Optional<JsonNode> managed = readManaged(file, managedProblems);
+            managed.ifPresent(root -> read.add(new Source(file, Layer.MANAGED, root)));
+            if (!first && managed.isEmpty() && sources.stream().anyMatch(s -> s.file().equals(file))) {
+                managedProblems.add("The managed policy " + file + " is gone or unreadable since Quiver started.");
+            }
         }
         if (!managedProblems.isEmpty()) {
             if (first) {
@@ -193,7 +214,8 @@ final class Config {
         files.user().ifPresent(file -> readOrdinary(file, false).ifPresent(root -> read.add(new Source(file, Layer.USER,
                 root))));
         Path workspaceFile = files.workspaceFile();
-        Optional<JsonNode> workspace = readOrdinary(workspaceFile, false);
+        Map<String, TrustStore.Content> trustFiles = TrustStore.contents(files.workspaceRoot());
+        Optional<JsonNode> workspace = parseWorkspace(workspaceFile, trustFiles.get(TrustStore.FILES.get(0)));
         workspace.ifPresent(root -> read.add(new Source(workspaceFile, Layer.WORKSPACE, root)));
         for (Source source : read) {
             if (source.layer() != Layer.MANAGED) {
@@ -207,16 +229,19 @@ final class Config {
         }
         boolean trustedNow;
         try {
-            trustedNow = files.trust().trusts(files.workspaceRoot());
+            trustedNow = files.trust().trusts(files.workspaceRoot(), TrustStore.digest(trustFiles));
         } catch (RuntimeException e) {
             trustedNow = false; // a trust store that cannot be read trusts nothing
         }
         sources = List.copyOf(read);
         trusted = trustedNow;
+        TrustStore.Content notes = trustFiles.get(Notes.SHARED);
+        sharedNotes = trustedNow ? notes.bytes().map(b -> new String(b, java.nio.charset.StandardCharsets.UTF_8))
+                : Optional.empty();
         List<String> heldNow = new ArrayList<>();
         if (!trustedNow) {
             workspace.ifPresent(root -> heldNow.addAll(heldBack(root)));
-            if (java.nio.file.Files.isRegularFile(files.workspaceRoot().resolve(Notes.SHARED), LinkOption.NOFOLLOW_LINKS)) {
+            if (trustFiles.get(Notes.SHARED).bytes().isPresent()) {
                 heldNow.add(Notes.SHARED + " (kept out of the prompt)");
             }
         }
@@ -224,7 +249,12 @@ final class Config {
     }
 
     private static Optional<JsonNode> readManaged(Path file, List<String> problems) {
+        if (java.nio.file.Files.notExists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
         if (!java.nio.file.Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            // neither there nor provably absent (a folder that cannot be searched): fail closed
+            problems.add("Whether the managed policy " + file + " exists cannot be told (check the folder's permissions).");
             return Optional.empty();
         }
         try {
@@ -252,6 +282,23 @@ final class Config {
         return Optional.empty();
     }
 
+    /** The workspace's config from the bytes read for its trust: what is trusted is what is parsed. */
+    private Optional<JsonNode> parseWorkspace(Path file, TrustStore.Content content) {
+        if (content.problem().isPresent()) {
+            warnings.add("Config file " + file + " cannot be read (" + content.problem().get() + "); ignoring it.");
+            return Optional.empty();
+        }
+        if (content.bytes().isEmpty()) {
+            return Optional.empty();
+        }
+        return parseOrdinary(file, () -> new String(content.bytes().get(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** A source of a config file's text. */
+    private interface Text {
+        String read() throws IOException;
+    }
+
     private Optional<JsonNode> readOrdinary(Path file, boolean named) {
         if (!java.nio.file.Files.exists(file)) {
             if (named) {
@@ -259,8 +306,12 @@ final class Config {
             }
             return Optional.empty();
         }
+        return parseOrdinary(file, () -> text(file));
+    }
+
+    private Optional<JsonNode> parseOrdinary(Path file, Text text) {
         try {
-            JsonNode root = Json.MAPPER.readTree(text(file));
+            JsonNode root = Json.MAPPER.readTree(text.read());
             if (root == null || !root.isObject()) {
                 warnings.add("Config file " + file + " is not a JSON object; ignoring it.");
                 return Optional.empty();
@@ -369,6 +420,29 @@ final class Config {
         if (key.equals("mcp")) {
             return mergedServers(current);
         }
+        if (key.equals("shell") && !trusted) {
+            return Optional.of(sandboxedWhileUntrusted(merged(current, key)));
+        }
+        return merged(current, key);
+    }
+
+    /**
+     * In a workspace the user has not trusted, commands run in the sandbox or not at all: {@code auto}
+     * (which runs them unsandboxed where bubblewrap is missing) means {@code required}. Only an
+     * explicit {@code "off"} of the user or the managed policy stands.
+     */
+    private Value sandboxedWhileUntrusted(Optional<Value> shell) {
+        if (shell.isPresent() && shell.get().node().isObject()
+                && "off".equals(shell.get().node().path("sandbox").asText(null))) {
+            return shell.get();
+        }
+        ObjectNode node = shell.filter(v -> v.node().isObject()).map(v -> ((ObjectNode) v.node()).deepCopy())
+                .orElseGet(Json.MAPPER::createObjectNode);
+        node.put("sandbox", "required");
+        return new Value(node, shell.map(Value::file).orElse(files.workspaceFile()));
+    }
+
+    private Optional<Value> merged(List<Source> current, String key) {
         Optional<Value> found = Optional.empty();
         for (Source source : current) {
             JsonNode value = source.root().get(key);
@@ -451,6 +525,21 @@ final class Config {
     }
 
     /**
+     * Whether a managed pattern admits a URL (parsed, host and path matched apart) or a file path
+     * (matched normalised, so {@code /opt/company/*} never admits {@code /opt/company/../../tmp/x}).
+     */
+    static boolean allowedLocation(String pattern, String where) {
+        if (pattern.contains("://") || where.contains("://")) {
+            return dev.quiver.langchain4j.BaseUrls.allowedBy(pattern, where);
+        }
+        try {
+            return dev.quiver.kernel.permission.Wildcard.matches(pattern, Path.of(where).normalize().toString());
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /**
      * Whether one entry of the managed {@code allowedMcpServers} admits a server: a string is a pattern
      * for its name; an object matches when each of its fields does — {@code name} (a pattern),
      * {@code command} (the command and its arguments, exactly), {@code url} (a pattern).
@@ -475,7 +564,7 @@ final class Config {
             }
             if (entry.has("url")) {
                 matches &= server.path("url").isTextual()
-                        && dev.quiver.kernel.permission.Wildcard.matches(entry.get("url").asText(), server.path("url").asText());
+                        && allowedLocation(entry.get("url").asText(), server.path("url").asText());
             }
             if (matches) {
                 return true;
@@ -541,7 +630,7 @@ final class Config {
         ArrayNode kept = Json.MAPPER.createArrayNode();
         for (JsonNode source : list) {
             String where = source.isTextual() ? source.asText() : source.path("url").asText(source.path("path").asText(""));
-            if (allowed.get().stream().anyMatch(pattern -> dev.quiver.kernel.permission.Wildcard.matches(pattern, where))) {
+            if (allowed.get().stream().anyMatch(pattern -> allowedLocation(pattern, where))) {
                 kept.add(source);
             } else {
                 warnOnce("Catalogue " + where + " is not used: the managed policy's allowedCatalogs does not list it.");

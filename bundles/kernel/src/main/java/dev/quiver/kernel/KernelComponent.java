@@ -178,7 +178,7 @@ public class KernelComponent implements Kernel {
 
     private Config.Files files(java.nio.file.Path root, Optional<java.nio.file.Path> explicit, boolean trustForThisRun) {
         return new Config.Files(managed, explicit, Config.userConfigFile(System.getenv()), root,
-                trustForThisRun ? any -> true : trustStore);
+                trustForThisRun ? (any, digest) -> true : trustStore);
     }
 
     private java.nio.file.Path realRoot(java.nio.file.Path workspace) {

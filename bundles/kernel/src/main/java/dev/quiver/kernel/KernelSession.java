@@ -116,8 +116,10 @@ final class KernelSession implements Session {
                 environment::kept);
         Supplier<Optional<Path>> stateFolder = () -> Optional.of(store.stateFolder(workspace.root()));
         chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()));
-        this.notes = new Notes(stateFolder, () -> config.trusted()
-                ? Optional.of(workspace.root().resolve(Notes.SHARED)) : Optional.empty());
+        this.notes = new Notes(stateFolder, () -> {
+            config.reloadIfChanged();
+            return config.sharedNotes();
+        });
         this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept(),
                 options.inspectOnly());
         found.addAll(0, config.warnings());
@@ -132,8 +134,12 @@ final class KernelSession implements Session {
     private static RuleSet rules(Config config, List<String> warnings) {
         List<RuleSet.Source> sources = new ArrayList<>();
         List<String> managedProblems = new ArrayList<>();
+        int managedFiles = 0;
         for (Config.Permission permission : config.permissions()) {
-            RuleSet.Source source = new RuleSet.Source(permission.file(), permission.layer().ordinal(),
+            // every managed file is a layer of its own, so each one's tables hold; the user's files share one
+            int rank = permission.layer() == Config.Layer.MANAGED ? managedFiles++
+                    : 1000 * permission.layer().ordinal();
+            RuleSet.Source source = new RuleSet.Source(permission.file(), rank,
                     permission.layer() == Config.Layer.WORKSPACE, permission.narrowOnly(), permission.node());
             if (permission.layer() == Config.Layer.MANAGED) {
                 RuleSet.layered(List.of(source), managedProblems);

@@ -37,13 +37,13 @@ final class Notes {
     static final Notes NONE = new Notes(Optional::empty, Optional::empty);
 
     private final Supplier<Optional<Path>> stateFolder;
-    private final Supplier<Optional<Path>> shared;
+    private final Supplier<Optional<String>> shared;
 
     /**
      * @param stateFolder the workspace's state folder, where the agent's notes are; asked when notes are read
-     * @param shared the workspace's shared notes file while the workspace is trusted, else empty
+     * @param shared the text of the workspace's shared notes as trusted ({@link Config#sharedNotes}), else empty
      */
-    Notes(Supplier<Optional<Path>> stateFolder, Supplier<Optional<Path>> shared) {
+    Notes(Supplier<Optional<Path>> stateFolder, Supplier<Optional<String>> shared) {
         this.stateFolder = stateFolder;
         this.shared = shared;
     }
@@ -51,7 +51,7 @@ final class Notes {
     /** The newest notes as prompt lines ({@code - TEXT}), shared ones first, newest last; empty when none. */
     List<String> newest() {
         List<String> notes = new ArrayList<>();
-        shared.get().ifPresent(file -> notes.addAll(read(file)));
+        shared.get().ifPresent(text -> notes.addAll(lines(text)));
         stateFolder.get().ifPresent(folder -> notes.addAll(read(folder.resolve(FILE))));
         List<String> shown = new ArrayList<>();
         int chars = 0;
@@ -81,17 +81,23 @@ final class Notes {
                 }
                 bytes = in.readNBytes(MAX_READ);
             }
-            String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-            for (String line : text.split("\n")) {
-                String note = line.strip();
-                if (note.startsWith("- ") && note.length() > 2) {
-                    String body = note.substring(2).replaceAll("\\p{Cntrl}", " ").strip();
-                    notes.add("- " + (body.length() > MAX_LINE ? body.substring(0, MAX_LINE) + "..." : body));
-                }
-            }
+            return lines(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(java.nio.ByteBuffer.wrap(bytes)).toString());
         } catch (IOException | RuntimeException e) {
             return List.of(); // unreadable notes are no reason to fail a step
+        }
+    }
+
+    /** The note lines ({@code - TEXT}) of a notes text, each cut to a line's worth, newest last. */
+    private static List<String> lines(String text) {
+        List<String> notes = new ArrayList<>();
+        String tail = text.length() > MAX_READ ? text.substring(text.length() - MAX_READ) : text;
+        for (String line : tail.split("\n")) {
+            String note = line.strip();
+            if (note.startsWith("- ") && note.length() > 2) {
+                String body = note.substring(2).replaceAll("\\p{Cntrl}", " ").strip();
+                notes.add("- " + (body.length() > MAX_LINE ? body.substring(0, MAX_LINE) + "..." : body));
+            }
         }
         return notes;
     }

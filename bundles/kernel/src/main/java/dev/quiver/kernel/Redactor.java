@@ -21,9 +21,11 @@ import java.util.regex.Pattern;
  * tool result before it reaches the model, a front end, the session file or the audit log. Known are
  * the values of the variables removed from tool processes' environment ({@link ProcessEnvironment})
  * and the contents of the workspace's secret files ({@link Workspace#secretFiles()}): of each line, the
- * value of a {@code NAME=value} or {@code name: value} line, or the whole line (a key's body). Values
- * shorter than {@value #MIN_CHARS} characters are left alone, so a word such as {@code true} or
- * {@code 3306} is never redacted everywhere.
+ * value of a {@code NAME=value} or {@code name: value} line, or the whole line (a key's body). Only a
+ * value shaped like a secret counts: {@value #MIN_CHARS} to {@value #MAX_CHARS} characters with no
+ * white space, quotes, brackets or semicolons. So a word such as {@code true} or {@code 3306} is never
+ * redacted everywhere, and a repository cannot ship a {@code fixtures/sample.env} whose lines blank
+ * the same lines of its code from the model's view (code has spaces and brackets; a key does not).
  *
  * <p>What this cannot catch, and docs/permissions.md says so: a value transformed on the way (base64,
  * hex, split over lines, another encoding), a secret file deleted from the working tree whose value
@@ -32,6 +34,10 @@ import java.util.regex.Pattern;
 final class Redactor {
 
     static final int MIN_CHARS = 8;
+    static final int MAX_CHARS = 4096;
+    /** At most this many values per file: a secret file holds a few, a planted one could hold millions. */
+    static final int MAX_VALUES_PER_FILE = 200;
+    private static final Pattern SECRET_SHAPED = Pattern.compile("[^\\s\"'`()\\[\\]{}<>;]{" + MIN_CHARS + "," + MAX_CHARS + "}");
     /** A secret file larger than this is read only this far: key files and .env files are small. */
     private static final int MAX_FILE_BYTES = 256 * 1024;
     private static final Pattern ASSIGNMENT =
@@ -89,6 +95,11 @@ final class Redactor {
         }
     }
 
+    /** Whether a secret file's value looks like a secret rather than like text or code. */
+    static boolean secretShaped(String value) {
+        return SECRET_SHAPED.matcher(value).matches();
+    }
+
     private static Known read(Path file, Known before) {
         Object stamp;
         try {
@@ -117,7 +128,9 @@ final class Redactor {
             }
             Matcher assignment = ASSIGNMENT.matcher(text);
             String value = assignment.matches() ? unquote(assignment.group(1).strip()) : text;
-            values.add(value);
+            if (secretShaped(value) && values.size() < MAX_VALUES_PER_FILE) {
+                values.add(value);
+            }
         }
         return new Known(stamp, values);
     }

@@ -23,14 +23,25 @@ import java.util.Optional;
 /**
  * The workspaces the user trusts, kept in the user's state ({@code $XDG_STATE_HOME/quiver/trusted-workspaces.json},
  * by default under {@code ~/.local/state}), outside every working tree and outside the sandbox's view.
- * An entry is a workspace's real path and a SHA-256 digest of its config files as they were when trusted:
- * a workspace whose config changed since (a pull, a checkout, a command that rewrote it) is untrusted
- * until trusted again.
+ * An entry is a workspace's real path and a SHA-256 digest of its files that trust gives effect to
+ * ({@link #FILES}) as they were when trusted: a workspace whose files changed since (a pull, a
+ * checkout, a command that rewrote one) is untrusted until trusted again. The digest is taken of the
+ * very bytes {@link Config} then parses ({@link #contents}), so no file swapped between a check and a
+ * read is ever trusted.
  */
 final class TrustStore implements Config.Trust {
 
     /** The files whose content trust is given to, relative to the workspace root. */
-    static final List<String> FILES = List.of(".quiver/config.json");
+    static final List<String> FILES = List.of(".quiver/config.json", Notes.SHARED);
+
+    /**
+     * One of {@link #FILES} as read: its bytes, or why it could not be read (then it is neither parsed
+     * nor trusted). Both empty: the file does not exist.
+     */
+    record Content(Optional<byte[]> bytes, Optional<String> problem) {
+
+        static final Content MISSING = new Content(Optional.empty(), Optional.empty());
+    }
 
     private final Path file;
 
@@ -50,16 +61,16 @@ final class TrustStore implements Config.Trust {
     }
 
     @Override
-    public boolean trusts(Path workspaceRoot) {
+    public boolean trusts(Path workspaceRoot, String digest) {
         JsonNode entry = read().get(workspaceRoot.toString());
-        return entry != null && digest(workspaceRoot).equals(entry.path("digest").asText());
+        return entry != null && digest.equals(entry.path("digest").asText());
     }
 
     /** Trusts a workspace as its config files are now. */
     synchronized void trust(Path workspaceRoot) {
         ObjectNode all = read();
         ObjectNode entry = all.putObject(workspaceRoot.toString());
-        entry.put("digest", digest(workspaceRoot));
+        entry.put("digest", digest(contents(workspaceRoot)));
         entry.put("trusted", Instant.now().toString());
         write(all);
     }
@@ -86,7 +97,8 @@ final class TrustStore implements Config.Trust {
             } catch (RuntimeException e) {
                 since = Instant.EPOCH;
             }
-            boolean current = Files.isDirectory(root) && digest(root).equals(entry.getValue().path("digest").asText());
+            boolean current = Files.isDirectory(root)
+                    && digest(contents(root)).equals(entry.getValue().path("digest").asText());
             list.add(new TrustedWorkspace(root, since, current));
         }
         return list;
@@ -130,27 +142,62 @@ final class TrustStore implements Config.Trust {
     }
 
     /**
-     * SHA-256 over each trust file's name and content ({@code -} for a missing one). A file that is not a
-     * regular file or is too large to be a config digests as unreadable, so it never matches a trusted one.
+     * Reads each of {@link #FILES} once: only a plain file (a link could lend the workspace any file's
+     * content, or be swapped under a check), no larger than {@link Config#MAX_BYTES}.
      */
-    static String digest(Path workspaceRoot) {
+    static Map<String, Content> contents(Path workspaceRoot) {
+        Map<String, Content> contents = new java.util.LinkedHashMap<>();
+        for (String name : FILES) {
+            Path path = workspaceRoot.resolve(name);
+            Content content;
+            if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                content = Content.MISSING;
+            } else if (Files.isSymbolicLink(path)) {
+                content = new Content(Optional.empty(), Optional.of("it is a link; a workspace's " + name
+                        + " is read only as a plain file"));
+            } else if (!Files.isRegularFile(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // checked before opening: opening a pipe would wait for a writer that never comes
+                content = new Content(Optional.empty(), Optional.of("not a regular file"));
+            } else {
+                try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(path,
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    byte[] bytes = java.nio.channels.Channels.newInputStream(channel).readNBytes((int) Config.MAX_BYTES + 1);
+                    if (bytes.length > Config.MAX_BYTES) {
+                        throw new IOException("larger than " + Config.MAX_BYTES / 1024 + " KB");
+                    }
+                    content = new Content(Optional.of(bytes), Optional.empty());
+                } catch (IOException e) {
+                    content = new Content(Optional.empty(), Optional.of(String.valueOf(e.getMessage())));
+                }
+            }
+            contents.put(name, content);
+        }
+        return contents;
+    }
+
+    /**
+     * SHA-256 over each trust file's name and content ({@code -} for a missing one). A file that could
+     * not be read digests as a one-off value, so it never matches a trusted one.
+     */
+    static String digest(Map<String, Content> contents) {
         MessageDigest sha;
         try {
             sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        for (String name : FILES) {
-            sha.update(name.getBytes(StandardCharsets.UTF_8));
+        for (Map.Entry<String, Content> file : contents.entrySet()) {
+            sha.update(file.getKey().getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0);
-            Path path = workspaceRoot.resolve(name);
-            Optional<String> text;
-            try {
-                text = Files.exists(path) ? Optional.of(Config.text(path)) : Optional.empty();
-            } catch (IOException unreadable) {
-                text = Optional.of("\0unreadable\0" + Instant.now());
+            Content content = file.getValue();
+            if (content.problem().isPresent()) {
+                sha.update(("\0unreadable\0" + System.nanoTime() + Math.random()).getBytes(StandardCharsets.UTF_8));
+            } else if (content.bytes().isPresent()) {
+                sha.update((byte) '+');
+                sha.update(content.bytes().get());
+            } else {
+                sha.update((byte) '-');
             }
-            sha.update(text.map(t -> "+" + t).orElse("-").getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0);
         }
         return "sha256:" + HexFormat.of().formatHex(sha.digest());

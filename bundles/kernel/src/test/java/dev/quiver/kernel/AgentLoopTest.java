@@ -85,9 +85,10 @@ class AgentLoopTest {
                 List.of(), 128_000, Duration.ofSeconds(30), workers).withNotes(notes());
     }
 
-    /** The notes of a trusted workspace: the agent's own and the committed ones. */
+    /** The notes of a trusted workspace: the agent's own and the committed ones, read as Config reads them. */
     private Notes notes() {
-        return new Notes(() -> java.util.Optional.of(state()), () -> java.util.Optional.of(workspace.resolve(Notes.SHARED)));
+        return new Notes(() -> java.util.Optional.of(state()), () -> TrustStore.contents(workspace).get(Notes.SHARED)
+                .bytes().map(bytes -> new String(bytes, java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     /** The workspace's state folder, where the agent's notes are kept. */

@@ -63,4 +63,15 @@ class RedactorTest {
         assertFalse(redacted.contains("and-more"));
         assertTrue(redactor(Map.of()).redact("").isEmpty());
     }
+
+    @Test
+    void aPlantedSecretFileCannotBlankCodeFromTheModelsView() throws Exception {
+        Files.createDirectories(root.resolve("test/fixtures"));
+        Files.writeString(root.resolve("test/fixtures/sample.env"), "os.system(req.args[\"cmd\"])  # backdoor\n"
+                + "HOOK=eval(atob(payload))\nNOTE=some words with spaces\nTOKEN=tok_0123456789abcdef\n");
+        String code = "def handler(req):\n    os.system(req.args[\"cmd\"])  # backdoor\n    eval(atob(payload))\n"
+                + "    # some words with spaces\n    auth = 'tok_0123456789abcdef'\n";
+        assertEquals(code.replace("tok_0123456789abcdef", "[redacted: test/fixtures/sample.env]"),
+                redactor(Map.of()).redact(code), "only the secret-shaped value is redacted");
+    }
 }

@@ -64,10 +64,14 @@ class TrustBoundaryTest {
     }
 
     private KernelSession open(boolean yolo, boolean trustForThisRun) throws Exception {
+        return open(yolo, trustForThisRun, List.of(managed));
+    }
+
+    private KernelSession open(boolean yolo, boolean trustForThisRun, List<Path> managedFiles) throws Exception {
         SessionOptions options = new SessionOptions(root, Optional.empty(), yolo, false, false, Optional.empty(),
                 Optional.empty(), Optional.empty(), trustForThisRun, false);
-        Config config = Config.load(new Config.Files(List.of(managed), Optional.empty(), Optional.of(user), root,
-                trustForThisRun ? any -> true : store));
+        Config config = Config.load(new Config.Files(managedFiles, Optional.empty(), Optional.of(user), root,
+                trustForThisRun ? (any, digest) -> true : store));
         return new KernelSession(new WorkspaceFactoryComponent().open(root), options, config, framework.registry,
                 name -> Optional.empty(), List::of, SessionStore.fromEnvironment(environment), tool -> false, () -> { });
     }
@@ -105,6 +109,12 @@ class TrustBoundaryTest {
             assertEquals(Decision.DENY, check(session, "bash", "npm publish"));
             assertEquals(Decision.ALLOW, check(session, "bash", "npm test"));
         }
+        // the machine's policy and the installation's both hold: one's table for a tool never hides the other's
+        Path machine = Files.writeString(temp.resolve("machine.json"), "{\"permission\":{\"bash\":{\"git *\":\"allow\"}}}");
+        try (KernelSession session = open(true, true, List.of(machine, managed))) {
+            assertEquals(Decision.DENY, check(session, "bash", "npm publish"));
+            assertEquals(Decision.ALLOW, check(session, "bash", "git status"));
+        }
         Files.writeString(managed, "{\"permission\":{\"bash\":{\"rm *\":\"dney\"}}}");
         dev.quiver.api.host.HostException stopped = org.junit.jupiter.api.Assertions.assertThrows(
                 dev.quiver.api.host.HostException.class, () -> open(false, false));
@@ -126,6 +136,17 @@ class TrustBoundaryTest {
             }
             assertEquals(Decision.ALLOW, check(session, "write_file", "src/Main.java"));
             assertEquals(Decision.ALLOW, check(session, "read_file", ".git/config"), "reading stays allowed");
+        }
+        // git ignores .git itself, but a recursive delete of it is never a delete of build output
+        Files.writeString(root.resolve(".gitignore"), "build/\n");
+        Files.createDirectories(root.resolve("build"));
+        Files.writeString(user, "{\"permission\":{\"bash\":\"allow\"}}");
+        try (KernelSession session = open(true, true)) {
+            for (String command : List.of("rm -rf .git", "rm -rf .git/objects", "rm -rf ./.quiver")) {
+                Verdict verdict = session.check("bash", "{\"subject\":" + Json.write(command) + "}");
+                assertEquals(CallChain.BY_GUARD, verdict.by(), command + ": " + verdict.reason());
+            }
+            assertEquals(Decision.ALLOW, check(session, "bash", "rm -rf build"), "build output may go");
         }
     }
 

@@ -24,18 +24,49 @@ public final class BaseUrls {
                 .orElse(fallback)
                 .trim();
         if (!settings.allowedBaseUrls().isEmpty()
-                && settings.allowedBaseUrls().stream().noneMatch(pattern -> matches(pattern, url))) {
+                && settings.allowedBaseUrls().stream().noneMatch(pattern -> allowedBy(pattern, url))) {
             throw new IllegalArgumentException("The managed policy does not allow the model server " + url
                     + " (allowed: " + String.join(", ", settings.allowedBaseUrls()) + ").");
         }
         return url;
     }
 
-    /** A pattern in which {@code *} spans any characters and everything else is literal matches the whole URL. */
-    static boolean matches(String pattern, String url) {
+    private static final java.util.regex.Pattern URL_PATTERN =
+            java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", java.util.regex.Pattern.DOTALL);
+
+    /**
+     * Whether a managed policy's URL pattern admits a URL. The URL is parsed and its parts matched
+     * apart: the scheme exactly, the host and port against the pattern's (where {@code *} spans only
+     * host characters, so {@code https://*.corp.example/*} never admits
+     * {@code https://evil.example/.corp.example/}), and the normalised path and query against the
+     * rest (where {@code *} spans anything). A URL with user information or with {@code ..} left in
+     * its path is never admitted.
+     */
+    public static boolean allowedBy(String pattern, String url) {
+        java.util.regex.Matcher parts = URL_PATTERN.matcher(pattern.trim());
+        URI target;
+        try {
+            target = new URI(url.trim()).normalize();
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
+        if (!parts.matches() || target.getScheme() == null || target.getRawAuthority() == null
+                || target.getRawUserInfo() != null || !target.getScheme().equalsIgnoreCase(parts.group(1))) {
+            return false;
+        }
+        String rest = (target.getRawPath() == null ? "" : target.getRawPath())
+                + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery());
+        if (rest.equals("/..") || rest.startsWith("/../") || rest.contains("/../") || rest.endsWith("/..")) {
+            return false;
+        }
+        return glob(parts.group(2).toLowerCase(java.util.Locale.ROOT), target.getRawAuthority().toLowerCase(java.util.Locale.ROOT),
+                "[^/?#@]*") && glob(parts.group(3), rest, ".*");
+    }
+
+    private static boolean glob(String pattern, String text, String star) {
         String regex = java.util.Arrays.stream(pattern.split("\\*", -1)).map(java.util.regex.Pattern::quote)
-                .collect(java.util.stream.Collectors.joining(".*"));
-        return java.util.regex.Pattern.compile(regex, java.util.regex.Pattern.DOTALL).matcher(url).matches();
+                .collect(java.util.stream.Collectors.joining(star));
+        return java.util.regex.Pattern.compile(regex, java.util.regex.Pattern.DOTALL).matcher(text).matches();
     }
 
     /**

@@ -42,4 +42,20 @@ class BaseUrlsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> chosen(Optional.empty(), Map.of("OPENAI_BASE_URL", "http://attacker.example/v1"), allowed));
     }
+
+    @Test
+    void aStarNeverCrossesTheHostNorALinkUpThePath() {
+        assertTrue(BaseUrls.allowedBy("https://*.corp.example/*", "https://llm.corp.example/v1"));
+        assertTrue(BaseUrls.allowedBy("https://*.corp.example/*", "HTTPS://LLM.corp.example/v1?x=1"));
+        assertTrue(BaseUrls.allowedBy("http://127.0.0.1:*/v1", "http://127.0.0.1:8000/v1"));
+        for (String url : List.of("https://evil.example/.corp.example/v1", "https://evil.example/?.corp.example/",
+                "https://llm.corp.example@evil.example/v1", "https://evil.example#.corp.example/",
+                "http://llm.corp.example/v1", "https://llm.corp.example.evil.example/v1", "not a url")) {
+            assertTrue(!BaseUrls.allowedBy("https://*.corp.example/*", url), url);
+        }
+        assertTrue(BaseUrls.allowedBy("https://gw.example/openai/*", "https://gw.example/openai/v1"));
+        assertTrue(!BaseUrls.allowedBy("https://gw.example/openai/*", "https://gw.example/openai/../admin/v1"),
+                "a path is judged normalised");
+        assertTrue(!BaseUrls.allowedBy("https://gw.example/*", "https://gw.example/../x"), ".. above the root");
+    }
 }
