@@ -31,7 +31,9 @@ import org.eclipse.jgit.lib.IndexDiff;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.RepositoryState;
 import org.eclipse.jgit.lib.UserConfig;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -51,11 +53,20 @@ import org.osgi.service.component.annotations.Component;
  * <p>Every file the commit would take is a {@link Subject.Kind#PATH} subject, so the kernel judges it as
  * a read (secret files are refused unless the user allows exactly that path). The call then commits only
  * files the kernel judged for this very call; a file that joined the changes in between is refused.
+ *
+ * <p>{@code amend} rewrites a commit, so it is refused where that would hurt someone else: when HEAD is
+ * already on a remote-tracking branch (published: amending it makes the branch diverge and calls for a
+ * force push), and when HEAD's author email is not the email this commit would be made with (someone
+ * else's work). An amend also names the {@link Subject.Kind#NAME} subject {@value #AMEND}, so a rule such
+ * as {@code {"git_commit": {"--amend": "deny"}}} can refuse, or ask for, amends alone.
  */
 @Component(property = {Tool.NAME + "=git_commit", Tool.SET + "=git", Tool.ACCESS + "=write"})
 public class GitCommitTool implements Tool {
 
     static final int MAX_FILES = 300;
+
+    /** The subject an amend names besides its files, for rules to match. */
+    static final String AMEND = "--amend";
 
     private static final ToolSpec SPEC = new ToolSpec("git_commit",
             "Commit all changes (new, modified, deleted files) or only paths. Runs no git hooks.",
@@ -63,7 +74,7 @@ public class GitCommitTool implements Tool {
             {"type":"object","properties":{\
             "message":{"type":"string","description":"Commit message"},\
             "paths":{"type":"array","items":{"type":"string"},"description":"Only these files or folders"},\
-            "amend":{"type":"boolean","description":"Replace the last commit"}},\
+            "amend":{"type":"boolean","description":"Replace the last commit (yours, not pushed)"}},\
             "required":["message"]}""");
 
     /** The paths subjects() named, per call, held by the identity of the call's arguments. */
@@ -79,10 +90,24 @@ public class GitCommitTool implements Tool {
 
     @Override
     public List<Subject> subjects(Arguments arguments, Workspace workspace) throws ToolException {
+        boolean amend = arguments.bool("amend", false);
         try (GitRepo git = GitRepo.open(workspace)) {
+            List<Subject> subjects = new ArrayList<>();
+            if (amend) {
+                // refused before anyone is asked to approve it; call() checks again, under the index lock
+                try (RevWalk walk = new RevWalk(git.repository)) {
+                    RevCommit head = git.head(walk);
+                    if (head != null) {
+                        refuseAmend(git, head, identity(git));
+                    }
+                } catch (IOException e) {
+                    throw new ToolException("Could not check the commit to amend: " + e.getMessage()
+                            + ". Nothing was committed.", e);
+                }
+                subjects.add(Subject.name(AMEND));
+            }
             Set<String> changes = changes(git, arguments.strings("paths"));
             remember(arguments, changes);
-            List<Subject> subjects = new ArrayList<>();
             for (String path : changes) {
                 subjects.add(Subject.path(git.shown(path)));
             }
@@ -107,6 +132,9 @@ public class GitCommitTool implements Tool {
                 RevCommit head = git.head(walk);
                 if (amend && head == null) {
                     throw new ToolException("There is no commit to amend: the branch has no commits yet. Commit without amend.");
+                }
+                if (amend) {
+                    refuseAmend(git, head, committer);
                 }
                 Set<String> changes = changes(git, paths);
                 String where = paths.isEmpty() ? "" : " in " + String.join(", ", paths);
@@ -228,6 +256,83 @@ public class GitCommitTool implements Tool {
                     + "then commit again.");
         }
         return new PersonIdent(user.getCommitterName(), user.getCommitterEmail());
+    }
+
+    /**
+     * Refuses to amend HEAD when it is published (reachable from a remote-tracking ref) or when its author
+     * email is not the committer's: rewriting either changes history someone else has or wrote.
+     */
+    private static void refuseAmend(GitRepo git, RevCommit head, PersonIdent committer) throws IOException,
+            ToolException {
+        String subject = head.getShortMessage();
+        String commit = GitRepo.shortId(head) + " \"" + (subject.length() > 72 ? subject.substring(0, 72) + "..." : subject)
+                + "\"";
+        String instead = " Make a new commit instead: call git_commit again without amend. Nothing was changed.";
+        List<String> remotes = remotesHolding(git, head);
+        if (!remotes.isEmpty()) {
+            String where = String.join(", ", remotes);
+            throw new ToolException("HEAD (" + commit + ") is already pushed: it is on " + where + ". Amending it "
+                    + "would rewrite published history, so the branch would diverge from " + remotes.get(0)
+                    + " and need a force push that replaces the commit for everyone. git_commit does not amend a "
+                    + "pushed commit." + instead);
+        }
+        PersonIdent author = head.getAuthorIdent();
+        String email = committer.getEmailAddress();
+        if (!author.getEmailAddress().equalsIgnoreCase(email)) {
+            throw new ToolException("HEAD (" + commit + ") was written by " + author.getName() + " <"
+                    + author.getEmailAddress() + ">, and this repository commits as <" + email + "> (git's user.email). "
+                    + "Amending it would rewrite someone else's commit under their name, so git_commit does not amend "
+                    + "it." + instead);
+        }
+    }
+
+    /** The remote-tracking refs (refs/remotes/**) HEAD is reachable from, shortened; empty when none. */
+    private static List<String> remotesHolding(GitRepo git, RevCommit head) throws IOException {
+        List<Ref> remotes = git.repository.getRefDatabase().getRefsByPrefix(Constants.R_REMOTES);
+        if (remotes.isEmpty()) {
+            return List.of();
+        }
+        try (RevWalk walk = new RevWalk(git.repository)) {
+            RevCommit target = walk.parseCommit(head);
+            for (Ref ref : remotes) {
+                if (ref.getObjectId() != null && walk.peel(walk.parseAny(ref.getObjectId())) instanceof RevCommit tip) {
+                    walk.markStart(tip);
+                }
+            }
+            // what HEAD's parents reach cannot hold HEAD, so the walk stops there instead of reading all history
+            for (RevCommit parent : target.getParents()) {
+                walk.markUninteresting(walk.parseCommit(parent));
+            }
+            boolean reachable = false;
+            for (RevCommit commit : walk) {
+                if (commit.equals(target)) {
+                    reachable = true;
+                    break;
+                }
+            }
+            if (!reachable) {
+                return List.of();
+            }
+        }
+        // which of them hold it, for the message: only once it is known to be published
+        List<String> names = new ArrayList<>();
+        List<String> symbolic = new ArrayList<>();
+        try (RevWalk walk = new RevWalk(git.repository)) {
+            RevCommit target = walk.parseCommit(head);
+            for (Ref ref : remotes) {
+                if (ref.getObjectId() != null && walk.peel(walk.parseAny(ref.getObjectId())) instanceof RevCommit tip
+                        && walk.isMergedInto(target, tip)) {
+                    (ref.isSymbolic() ? symbolic : names).add(Repository.shortenRefName(ref.getName()));
+                }
+            }
+        }
+        names = names.isEmpty() ? symbolic : names;
+        if (names.size() > 3) {
+            int more = names.size() - 3;
+            names = new ArrayList<>(names.subList(0, 3));
+            names.add("and " + more + " more");
+        }
+        return names.isEmpty() ? List.of("a remote-tracking branch") : names;
     }
 
     private static DirCache lockIndex(GitRepo git) throws ToolException {
@@ -394,8 +499,8 @@ public class GitCommitTool implements Tool {
 
     private static String report(GitRepo git, ObjectId id, RevCommit head, boolean amend, Map<String, String> committed)
             throws ToolException {
-        String branch = git.branchLine();
-        String on = branch.startsWith("On branch ") ? " on " + branch.substring("On branch ".length()).split(",")[0]
+        String branch = git.branchWithTracking();
+        String on = branch != null ? " on " + branch
                 : " on a detached HEAD (no branch: create one, or the commit is only reachable from HEAD)";
         StringBuilder out = new StringBuilder(amend ? "Amended " + GitRepo.shortId(head) + " into " : "Committed ")
                 .append(GitRepo.shortId(id)).append(on);

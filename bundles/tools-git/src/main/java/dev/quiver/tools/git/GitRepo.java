@@ -208,17 +208,7 @@ final class GitRepo implements AutoCloseable {
             }
             if (full.startsWith(Constants.R_HEADS)) {
                 String branch = Repository.shortenRefName(full);
-                StringBuilder line = new StringBuilder("On branch ").append(branch);
-                org.eclipse.jgit.lib.BranchTrackingStatus tracking =
-                        org.eclipse.jgit.lib.BranchTrackingStatus.of(repository, branch);
-                if (tracking != null) {
-                    String upstream = Repository.shortenRefName(tracking.getRemoteTrackingBranch());
-                    int ahead = tracking.getAheadCount();
-                    int behind = tracking.getBehindCount();
-                    line.append(ahead == 0 && behind == 0 ? " (up to date with " + upstream + ")"
-                            : " (" + (ahead > 0 ? "ahead " + ahead : "") + (ahead > 0 && behind > 0 ? ", " : "")
-                                    + (behind > 0 ? "behind " + behind : "") + " of " + upstream + ")");
-                }
+                StringBuilder line = new StringBuilder("On branch ").append(branch).append(tracking(branch));
                 if (repository.resolve(Constants.HEAD) == null) {
                     line.append(", no commits yet");
                 }
@@ -228,6 +218,38 @@ final class GitRepo implements AutoCloseable {
         } catch (IOException | IllegalArgumentException e) {
             throw new ToolException("Could not read the current branch: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The current branch and how it stands against its upstream, for a sentence: {@code main},
+     * {@code main (ahead 1, behind 1 of origin/main)}; null on a detached HEAD.
+     */
+    String branchWithTracking() throws ToolException {
+        try {
+            String full = repository.getFullBranch();
+            if (full == null || !full.startsWith(Constants.R_HEADS)) {
+                return null;
+            }
+            String branch = Repository.shortenRefName(full);
+            return branch + tracking(branch);
+        } catch (IOException e) {
+            throw new ToolException("Could not read the current branch: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code  (up to date with origin/main)}, {@code  (ahead 1, behind 1 of origin/main)}, or empty. */
+    private String tracking(String branch) throws IOException {
+        org.eclipse.jgit.lib.BranchTrackingStatus tracking =
+                org.eclipse.jgit.lib.BranchTrackingStatus.of(repository, branch);
+        if (tracking == null) {
+            return "";
+        }
+        String upstream = Repository.shortenRefName(tracking.getRemoteTrackingBranch());
+        int ahead = tracking.getAheadCount();
+        int behind = tracking.getBehindCount();
+        return ahead == 0 && behind == 0 ? " (up to date with " + upstream + ")"
+                : " (" + (ahead > 0 ? "ahead " + ahead : "") + (ahead > 0 && behind > 0 ? ", " : "")
+                        + (behind > 0 ? "behind " + behind : "") + " of " + upstream + ")";
     }
 
     @Override

@@ -132,8 +132,9 @@ class GitCommitToolTest {
     }
 
     @Test
-    void amendReplacesTheLastCommitKeepingItsAuthor() throws Exception {
-        GitFixture.git(root, "Ada Author <ada@example.com>", "commit", "-q", "--allow-empty", "-m", "to amend");
+    void amendReplacesYourOwnUnpushedCommitKeepingItsAuthor() throws Exception {
+        // the same email as the configured identity, under another spelling of the name: still one's own commit
+        GitFixture.git(root, "Q. Tester <QUINN@example.com>", "commit", "-q", "--allow-empty", "-m", "to amend");
         String amended = git("rev-parse", "--short=7", "HEAD").strip();
         GitFixture.write(root, "a.txt", "alpha amended\n");
 
@@ -142,13 +143,136 @@ class GitCommitToolTest {
         assertTrue(text.matches("Amended " + amended + " into [0-9a-f]{7} on main, 1 file:\na\\.txt  \\(modified\\)"), text);
         assertEquals("2", git("rev-list", "--count", "HEAD").strip());
         assertEquals("Amended message", git("log", "-1", "--format=%s").strip());
-        assertEquals("Ada Author / Quinn Tester", git("log", "-1", "--format=%an / %cn").strip());
+        assertEquals("Q. Tester / Quinn Tester", git("log", "-1", "--format=%an / %cn").strip());
         assertEquals("alpha amended\n", git("show", "HEAD:a.txt"));
 
         String messageOnly = commit(Map.of("message", "Reworded", "amend", true));
         assertTrue(messageOnly.endsWith(" on main, same files, new message."), messageOnly);
         assertEquals("2", git("rev-list", "--count", "HEAD").strip());
         assertEquals("Reworded", git("log", "-1", "--format=%s").strip());
+    }
+
+    @Test
+    void amendOfSomeoneElsesUnpushedCommitIsRefusedAndNothingChanges() throws Exception {
+        GitFixture.git(root, "Ada Author <ada@example.com>", "commit", "-q", "--allow-empty", "-m", "Ada's work");
+        String head = git("rev-parse", "--short=7", "HEAD").strip();
+        GitFixture.write(root, "a.txt", "alpha changed\n");
+        String state = repositoryState();
+        String refs = git("for-each-ref");
+
+        GitCommitTool tool = new GitCommitTool();
+        Arguments arguments = Arguments.of(Map.of("message", "rewritten", "amend", true));
+        ToolException beforeApproval = assertThrows(ToolException.class, () -> tool.subjects(arguments, context.workspace()));
+        ToolException atCall = assertThrows(ToolException.class, () -> tool.call(arguments, context));
+        for (ToolException error : List.of(beforeApproval, atCall)) {
+            assertEquals("HEAD (" + head + " \"Ada's work\") was written by Ada Author <ada@example.com>, and this "
+                    + "repository commits as <quinn@example.com> (git's user.email). Amending it would rewrite someone "
+                    + "else's commit under their name, so git_commit does not amend it. Make a new commit instead: call "
+                    + "git_commit again without amend. Nothing was changed.", error.getMessage());
+        }
+        assertEquals(state, repositoryState());
+        assertEquals(refs, git("for-each-ref"));
+        assertEquals("Ada's work", git("log", "-1", "--format=%s").strip());
+        assertEquals(" M a.txt", git("status", "--porcelain").stripTrailing());
+
+        // a new commit on top of it is fine
+        assertTrue(commit(Map.of("message", "on top of Ada's")).startsWith("Committed "));
+        assertEquals("Ada Author", git("log", "-1", "--skip=1", "--format=%an").strip());
+    }
+
+    /** A bare "origin" that root pushes main to, and a colleague's clone of it. */
+    private Path origin() throws Exception {
+        Path bare = elsewhere.resolve("origin.git");
+        GitFixture.git(elsewhere, null, "init", "-q", "--bare", "-b", "main", bare.toString());
+        git("remote", "add", "origin", bare.toString());
+        git("push", "-q", "-u", "origin", "main");
+        Path colleague = elsewhere.resolve("colleague");
+        GitFixture.git(elsewhere, null, "clone", "-q", bare.toString(), colleague.toString());
+        return colleague;
+    }
+
+    @Test
+    void amendOfAPushedHeadIsRefusedAndHeadIndexAndRefsStayAsTheyWere() throws Exception {
+        Path colleague = origin();
+        // a colleague's commit, already on origin/main, is HEAD after a pull
+        GitFixture.write(colleague, "a.txt", "alpha by alice\n");
+        GitFixture.git(colleague, null, "add", "a.txt");
+        GitFixture.git(colleague, "Alice Archer <alice@example.com>", "commit", "-q", "-m", "Alice's change");
+        GitFixture.git(colleague, null, "push", "-q", "origin", "main");
+        git("pull", "-q", "--ff-only");
+        String head = git("rev-parse", "--short=7", "HEAD").strip();
+        GitFixture.write(root, "a.txt", "alpha mine\n");
+        String state = repositoryState();
+        String refs = git("for-each-ref");
+        String reflog = git("reflog");
+
+        ToolException pushed = assertThrows(ToolException.class,
+                () -> commit(Map.of("message", "rewritten", "amend", true)));
+        assertEquals("HEAD (" + head + " \"Alice's change\") is already pushed: it is on origin/main. Amending it would "
+                + "rewrite published history, so the branch would diverge from origin/main and need a force push that "
+                + "replaces the commit for everyone. git_commit does not amend a pushed commit. Make a new commit instead: "
+                + "call git_commit again without amend. Nothing was changed.", pushed.getMessage());
+        assertEquals(state, repositoryState());
+        assertEquals(refs, git("for-each-ref"));
+        assertEquals(reflog, git("reflog"));
+        assertEquals("## main...origin/main\n M a.txt", git("status", "--porcelain", "-b").stripTrailing());
+
+        // one's own commit, once pushed, is refused just the same: the author is not what stops it
+        String mine = commit(Map.of("message", "Mine"));
+        assertTrue(mine.matches("Committed [0-9a-f]{7} on main \\(ahead 1 of origin/main\\), 1 file:\na\\.txt  "
+                + "\\(modified\\)"), mine);
+        git("push", "-q");
+        String ownState = repositoryState();
+        ToolException ownPushed = assertThrows(ToolException.class,
+                () -> commit(Map.of("message", "Mine, reworded", "amend", true)));
+        assertTrue(ownPushed.getMessage().contains("\"Mine\") is already pushed: it is on origin/main."),
+                ownPushed.getMessage());
+        assertEquals(ownState, repositoryState());
+        assertEquals("## main...origin/main", git("status", "--porcelain", "-b").stripTrailing());
+    }
+
+    @Test
+    void theReportGivesTheUpstreamInClosedParentheses() throws Exception {
+        Path colleague = origin();
+        GitFixture.write(root, "a.txt", "alpha mine\n");
+        String committed = commit(Map.of("message", "Mine"));
+        assertTrue(committed.matches("Committed [0-9a-f]{7} on main \\(ahead 1 of origin/main\\), 1 file:\n"
+                + "a\\.txt  \\(modified\\)"), committed);
+
+        // still unpushed and one's own: amending it is fine, and the report says where the branch stands
+        String reworded = commit(Map.of("message", "Mine, reworded", "amend", true));
+        assertTrue(reworded.matches("Amended [0-9a-f]{7} into [0-9a-f]{7} on main \\(ahead 1 of origin/main\\), same "
+                + "files, new message\\."), reworded);
+
+        GitFixture.write(colleague, "keep.txt", "kept by alice\n");
+        GitFixture.git(colleague, "Alice Archer <alice@example.com>", "commit", "-q", "-am", "Alice's change");
+        GitFixture.git(colleague, null, "push", "-q", "origin", "main");
+        git("fetch", "-q");
+        String amended = commit(Map.of("message", "Mine, reworded again", "amend", true));
+        assertTrue(amended.matches("Amended [0-9a-f]{7} into [0-9a-f]{7} on main \\(ahead 1, behind 1 of origin/main\\), "
+                + "same files, new message\\."), amended);
+        GitFixture.write(root, "src/Main.java", "class Main { }\n");
+        String diverged = commit(Map.of("message", "More"));
+        assertTrue(diverged.matches("Committed [0-9a-f]{7} on main \\(ahead 2, behind 1 of origin/main\\), 1 file:\n"
+                + "src/Main\\.java  \\(modified\\)"), diverged);
+    }
+
+    @Test
+    void anAmendNamesTheAmendSubjectForRulesAndOnlyAnAmendDoes() throws Exception {
+        GitFixture.git(root, "Quinn Tester <quinn@example.com>", "commit", "-q", "--allow-empty", "-m", "mine");
+        GitFixture.write(root, "a.txt", "alpha changed\n");
+        GitCommitTool tool = new GitCommitTool();
+        assertEquals(List.of(Subject.name(GitCommitTool.AMEND), Subject.path("a.txt")),
+                tool.subjects(Arguments.of(Map.of("message", "m", "amend", true)), context.workspace()));
+        assertEquals("--amend", GitCommitTool.AMEND);
+        assertEquals(List.of(Subject.path("a.txt")),
+                tool.subjects(Arguments.of(Map.of("message", "m", "amend", false)), context.workspace()));
+        assertEquals(List.of(Subject.path("a.txt")), tool.subjects(Arguments.of(Map.of("message", "m")), context.workspace()));
+        git("add", "a.txt");
+        GitFixture.git(root, "Quinn Tester <quinn@example.com>", "commit", "-q", "-m", "committed");
+        assertEquals(List.of(Subject.name("--amend")),
+                tool.subjects(Arguments.of(Map.of("message", "reworded", "amend", true)), context.workspace()));
+        assertEquals(List.of(), tool.subjects(Arguments.of(Map.of("message", "m")), context.workspace()));
     }
 
     @Test
