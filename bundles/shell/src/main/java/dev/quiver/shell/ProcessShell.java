@@ -57,6 +57,7 @@ public class ProcessShell implements Shell {
     private final AtomicLong handles = new AtomicLong();
     private final Map<String, BackgroundJob> jobs = new LinkedHashMap<>();
     private final Set<Running> foreground = ConcurrentHashMap.newKeySet();
+    private final Map<Path, Baseline> baselines = new ConcurrentHashMap<>();
     private ExecutorService spawner;
     private boolean stopped;
     private volatile Thread shutdownHook;
@@ -325,6 +326,17 @@ public class ProcessShell implements Shell {
         Workspace workspace = context.workspace();
         Path root = workspace.root();
         Map<String, String> environment = context.environment();
+        Baseline baseline;
+        try {
+            baseline = baseline(root, environment);
+            // sandboxed or not: a .git or .quiver a command made is refused before anything reads it
+            baseline.check(root);
+        } catch (SandboxView.Refused e) {
+            throw new ToolException(e.getMessage());
+        } catch (IOException e) {
+            throw new ToolException("Could not look at the workspace's .git and .quiver (" + e.getMessage()
+                    + "), so the command did not run.", e);
+        }
         List<String> plain = List.of("setsid", "bash", "-lc", line);
         if (config.sandbox() == ShellConfig.Sandboxing.OFF) {
             return new Launch(plain, false, root, environment);
@@ -355,7 +367,7 @@ public class ProcessShell implements Shell {
         List<Path> quiverFolders = new ArrayList<>(List.of(stateDir));
         context.stateFolder().ifPresent(quiverFolders::add);
         try {
-            SandboxView view = SandboxView.of(root, untrackedSecrets, config, environment, quiverFolders);
+            SandboxView view = SandboxView.of(root, untrackedSecrets, config, environment, quiverFolders, baseline);
             command.addAll(sandbox.wrap(availability.bwrap().get(), view, line));
         } catch (SandboxView.Refused e) {
             throw new ToolException(e.getMessage());
@@ -364,6 +376,25 @@ public class ProcessShell implements Shell {
                     e);
         }
         return new Launch(command, true, root, environment);
+    }
+
+    /**
+     * The workspace's {@link Baseline}, taken at its first command: what the sandbox protects for the
+     * rest of this shell's life, whatever commands write.
+     */
+    private Baseline baseline(Path root, Map<String, String> environment) throws IOException {
+        Baseline known = baselines.get(root);
+        if (known != null) {
+            return known;
+        }
+        synchronized (baselines) {
+            known = baselines.get(root);
+            if (known == null) {
+                known = Baseline.of(root, Baseline.homes(SandboxView.userHome(environment)));
+                baselines.put(root, known);
+            }
+            return known;
+        }
     }
 
     private Process start(Launch launch, String marker, boolean background) throws ToolException {

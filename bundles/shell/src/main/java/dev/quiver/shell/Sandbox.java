@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * (redaction of output is the backstop). {@code .git} and {@code .quiver} are read-only, so a
  * sandboxed command can neither commit (commits go through the git tools) nor plant hooks or
  * configuration that run outside it, nor switch the sandbox off; a workspace where either is a link
- * is refused.
+ * is refused. Which of them exist, and which repository folders a {@code .git} file leads to, comes
+ * from the {@link Baseline} taken before the shell's first command in the workspace, never from what
+ * a command wrote since.
  */
 final class Sandbox {
 
@@ -131,9 +133,10 @@ final class Sandbox {
     /**
      * The command line that runs {@code bash -lc LINE} in the sandbox, showing what the view holds.
      * Mounts are made in order, a later one covering an earlier one: the system and the scratch folders,
-     * the empty home, the toolchains and listed folders, the workspace, then what must never show
-     * (credentials, Quiver's data, {@code /etc}'s secrets) and what must stay read-only ({@code .git},
-     * {@code .quiver}), and last the untracked secret files.
+     * the empty home, the toolchains and listed folders, the repository folders outside the workspace,
+     * the workspace, then what must never show (credentials, Quiver's data, {@code /etc}'s secrets) and
+     * what must stay read-only ({@code .git}, {@code .quiver}, repository folders inside the
+     * workspace), and last the untracked secret files.
      *
      * @param bwrap the executable
      */
@@ -170,10 +173,12 @@ final class Sandbox {
             command.addAll(List.of(bind.writable() ? "--bind" : "--ro-bind", bind.source().toString(),
                     bind.target().toString()));
         }
-        for (Path gitDir : view.gitDirs()) {
-            command.addAll(List.of("--ro-bind", gitDir.toString(), gitDir.toString()));
-        }
         Path root = view.root();
+        for (Path gitDir : view.gitDirs()) {
+            if (!gitDir.startsWith(root)) {
+                command.addAll(List.of("--ro-bind", gitDir.toString(), gitDir.toString()));
+            }
+        }
         String workspace = root.toString();
         command.addAll(List.of("--bind", workspace, workspace));
         boolean workspaceCovered = false;
@@ -187,10 +192,15 @@ final class Sandbox {
             // the user works inside a hidden folder (~/.config/project): the workspace itself shows again
             command.addAll(List.of("--bind", workspace, workspace));
         }
-        for (String kept : List.of(".git", ".quiver")) {
-            Path path = root.resolve(kept);
-            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(path)) {
-                command.addAll(List.of("--ro-bind", path.toString(), path.toString()));
+        // what the baseline found, never what exists now: no mount point is made in the workspace, and
+        // nothing a command wrote decides what is mounted
+        for (Path kept : view.kept()) {
+            command.addAll(List.of("--ro-bind", kept.toString(), kept.toString()));
+        }
+        for (Path gitDir : view.gitDirs()) {
+            if (gitDir.startsWith(root)) {
+                // a repository folder inside the workspace: after the workspace, which would cover it writable
+                command.addAll(List.of("--ro-bind", gitDir.toString(), gitDir.toString()));
             }
         }
         if (!view.masked().isEmpty()) {

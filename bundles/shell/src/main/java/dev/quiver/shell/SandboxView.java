@@ -2,7 +2,6 @@ package dev.quiver.shell;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,13 +21,14 @@ import java.util.Optional;
  * @param binds folders shown besides the workspace, in mount order (a folder before what is inside it)
  * @param hidden credential folders and Quiver's data, as real paths on the host: covered wherever a
  *     bind shows them
- * @param gitDirs the repository's data when {@code .git} is a file pointing elsewhere (a worktree),
- *     shown read-only
+ * @param gitDirs the repository's data when {@code .git} is a file pointing elsewhere (a worktree, a
+ *     submodule), shown read-only: the real git folders the {@link Baseline} found, as real paths
+ * @param kept {@code .git} and {@code .quiver} where the {@link Baseline} found them, shown read-only
  * @param masked the workspace's secret files that are not tracked, covered by an empty file
  * @param network whether the network stays reachable
  */
-record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, List<Path> gitDirs, List<Path> masked,
-        boolean network) {
+record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, List<Path> gitDirs, List<Path> kept,
+        List<Path> masked, boolean network) {
 
     /**
      * Folders and files in the home that hold credentials: never shown, even under a listed parent.
@@ -73,14 +73,21 @@ record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, Li
      *     {@code XDG_*}
      * @param quiverFolders Quiver's own folders to hide besides the XDG ones (the shell's journal, the
      *     workspace's state folder)
+     * @param baseline what {@code .git} and {@code .quiver} were before the first command, already
+     *     {@linkplain Baseline#check checked} against the workspace as it is now
      * @throws Refused when {@code .git} or {@code .quiver} is a link, or a setting cannot be honoured
      */
     static SandboxView of(Path root, List<Path> masked, ShellConfig config, Map<String, String> environment,
-            List<Path> quiverFolders) throws Refused, IOException {
-        for (String kept : List.of(".git", ".quiver")) {
-            Path path = root.resolve(kept);
+            List<Path> quiverFolders, Baseline baseline) throws Refused, IOException {
+        List<Path> kept = new ArrayList<>();
+        for (String name : List.of(".git", ".quiver")) {
+            Path path = root.resolve(name);
+            Baseline.Kind kind = name.equals(".git") ? baseline.git() : baseline.quiver();
+            if (kind == Baseline.Kind.FOLDER || kind == Baseline.Kind.FILE) {
+                kept.add(path);
+            }
             if (Files.isSymbolicLink(path)) {
-                throw new Refused("The workspace's " + kept + " is a symbolic link (to " + Files.readSymbolicLink(path)
+                throw new Refused("The workspace's " + name + " is a symbolic link (to " + Files.readSymbolicLink(path)
                         + "), so the sandbox cannot keep it read-only, and no command ran. Replace the link with the "
                         + "folder itself, or open the workspace where the folder really is.");
             }
@@ -101,7 +108,7 @@ record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, Li
         listed.sort(Comparator.comparingInt(bind -> bind.target().getNameCount()));
         listed.forEach(bind -> binds.put(bind.target(), bind));
         return new SandboxView(root, home, List.copyOf(binds.values()), hidden(userHome, environment, quiverFolders),
-                gitDirs(root), List.copyOf(masked), config.network());
+                baseline.gitDirsNow(), List.copyOf(kept), List.copyOf(masked), config.network());
     }
 
     /** The user's home from {@code HOME}: absolute and not {@code /}, or none. */
@@ -227,37 +234,5 @@ record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, Li
             return Optional.of(Path.of(value).normalize());
         }
         return home.map(h -> h.resolve(fallback));
-    }
-
-    /**
-     * Where the repository's data is when {@code .git} is a file ({@code gitdir: ...}, a worktree or a
-     * submodule): that folder and its common folder, so git works, read-only like {@code .git}.
-     */
-    private static List<Path> gitDirs(Path root) throws IOException {
-        Path dotGit = root.resolve(".git");
-        if (!Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
-            return List.of();
-        }
-        String content = Files.readString(dotGit).strip();
-        if (!content.startsWith("gitdir:")) {
-            return List.of();
-        }
-        Path gitDir = root.resolve(content.substring("gitdir:".length()).strip()).normalize();
-        if (!Files.isDirectory(gitDir)) {
-            return List.of();
-        }
-        List<Path> dirs = new ArrayList<>(List.of(gitDir.toRealPath()));
-        Path common = gitDir.resolve("commondir");
-        if (Files.isRegularFile(common)) {
-            Path commonDir = gitDir.resolve(Files.readString(common).strip()).normalize();
-            if (Files.isDirectory(commonDir)) {
-                Path real = commonDir.toRealPath();
-                // a worktree's folder usually lies inside the common one, which then shows both
-                dirs.removeIf(dir -> dir.startsWith(real));
-                dirs.add(0, real);
-            }
-        }
-        dirs.removeIf(dir -> dir.startsWith(root));
-        return List.copyOf(dirs);
     }
 }
