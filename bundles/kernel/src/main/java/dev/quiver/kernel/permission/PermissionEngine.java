@@ -318,12 +318,15 @@ public final class PermissionEngine {
     private static List<String> grant(List<Part> parts, List<Subject> subjects, boolean rulesOnNames) {
         List<String> patterns = new ArrayList<>();
         boolean command = !rulesOnNames && subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);
+        // a name beside paths (git_commit's --amend) grants itself, never the folder pattern "*"
+        java.util.Set<String> names = subjects.stream().filter(s -> s.kind() == Subject.Kind.NAME).map(Subject::value)
+                .collect(java.util.stream.Collectors.toSet());
         for (Part part : parts) {
             if (part.decision() == Decision.DENY || (part.decision() == Decision.ASK && !part.grantable())) {
                 return List.of();
             }
             if (part.decision() == Decision.ASK) {
-                String pattern = rulesOnNames ? part.text()
+                String pattern = rulesOnNames || names.contains(part.text()) ? part.text()
                         : command ? commandPattern(part.text()) : pathPattern(part.text());
                 if (!patterns.contains(pattern)) {
                     patterns.add(pattern);

@@ -110,6 +110,14 @@ class PermissionEngineTest {
     }
 
     @Test
+    void anAlwaysGrantForANameBesidePathsGrantsThatNameNotEverything() {
+        Decided amend = engine.decide("git_commit", Access.WRITE, true,
+                List.of(Subject.name("--amend"), Subject.path("README.md")), List.of(), new Grants());
+        assertEquals(Decision.ASK, amend.verdict().decision());
+        assertEquals(List.of("--amend", "*"), amend.grant(), "the amend is granted as itself, the top-level file as *");
+    }
+
+    @Test
     void aCompoundCommandGetsTheStrictestDecisionOfItsParts() {
         assertEquals(Decision.ALLOW, bash("git status && git log -1", new Grants()).verdict().decision());
         Decided mixed = bash("git status && make build", new Grants());
