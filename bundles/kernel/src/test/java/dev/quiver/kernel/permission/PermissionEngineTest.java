@@ -111,7 +111,7 @@ class PermissionEngineTest {
 
     @Test
     void anAlwaysGrantForANameBesidePathsGrantsThatNameNotEverything() {
-        Decided amend = engine.decide("git_commit", Access.WRITE, true,
+        Decided amend = engine.decide("git_commit", Access.WRITE, false,
                 List.of(Subject.name("--amend"), Subject.path("README.md")), List.of(), new Grants());
         assertEquals(Decision.ASK, amend.verdict().decision());
         assertEquals(List.of("--amend", "*"), amend.grant(), "the amend is granted as itself, the top-level file as *");
