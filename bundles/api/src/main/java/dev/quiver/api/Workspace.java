@@ -71,6 +71,16 @@ public interface Workspace {
     boolean isTracked(Path file);
 
     /**
+     * A tracked file's content as git's index and HEAD record it — one entry when they agree, none
+     * outside a repository or for an untracked file — each only when at most {@code maxBytes}. What
+     * the working tree no longer shows but {@code git diff} or {@code git log -p} still print: the
+     * kernel redacts a secret file's recorded values as well as its current ones. Reads objects only.
+     */
+    default List<byte[]> recordedContents(Path file, int maxBytes) {
+        return List.of();
+    }
+
+    /**
      * Whether file tools must not write here: the workspace's {@code .git} folder (the repository's
      * own data, hooks and configuration, which git runs code from) and its {@code .quiver} folder
      * (Quiver's configuration of the workspace), in any spelling — judged on the real path, so a

@@ -28,8 +28,9 @@ import java.util.regex.Pattern;
  * the same lines of its code from the model's view (code has spaces and brackets; a key does not).
  *
  * <p>What this cannot catch, and docs/permissions.md says so: a value transformed on the way (base64,
- * hex, split over lines, another encoding), a secret file deleted from the working tree whose value
- * only git's history still holds, and secrets in files whose names do not mark them.
+ * hex, split over lines, another encoding), a value older than what git's index and HEAD record
+ * (those are read too), a secret file deleted from the working tree, and secrets in files whose
+ * names do not mark them.
  */
 final class Redactor {
 
@@ -75,7 +76,7 @@ final class Redactor {
         }
         Map<Path, Known> seen = new HashMap<>();
         for (Path file : secrets) {
-            Known known = read(file, files.get(file));
+            Known known = read(workspace, file, files.get(file));
             seen.put(file, known);
             String label = workspace.relativize(file);
             known.values().forEach(value -> add(all, value, label));
@@ -100,7 +101,7 @@ final class Redactor {
         return SECRET_SHAPED.matcher(value).matches();
     }
 
-    private static Known read(Path file, Known before) {
+    private static Known read(Workspace workspace, Path file, Known before) {
         Object stamp;
         try {
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
@@ -114,25 +115,33 @@ final class Redactor {
         if (before != null && before.stamp().equals(stamp)) {
             return before;
         }
-        byte[] bytes;
+        List<byte[]> versions = new ArrayList<>();
         try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_FILE_BYTES);
+            versions.add(in.readNBytes(MAX_FILE_BYTES));
         } catch (IOException unreadable) {
-            return new Known(stamp, List.of());
+            // what git recorded may still be known
         }
+        // a tracked secret's committed value outlives a local edit in git diff and git log -p
+        versions.addAll(workspace.recordedContents(file, MAX_FILE_BYTES));
         List<String> values = new ArrayList<>();
-        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\r?\n")) {
+        for (byte[] version : versions) {
+            values(new String(version, StandardCharsets.UTF_8), values);
+        }
+        return new Known(stamp, values);
+    }
+
+    private static void values(String content, List<String> values) {
+        for (String line : content.split("\r?\n")) {
             String text = line.strip();
             if (text.isEmpty() || text.startsWith("#") || text.startsWith("-----BEGIN") || text.startsWith("-----END")) {
                 continue;
             }
             Matcher assignment = ASSIGNMENT.matcher(text);
             String value = assignment.matches() ? unquote(assignment.group(1).strip()) : text;
-            if (secretShaped(value) && values.size() < MAX_VALUES_PER_FILE) {
+            if (secretShaped(value) && values.size() < MAX_VALUES_PER_FILE && !values.contains(value)) {
                 values.add(value);
             }
         }
-        return new Known(stamp, values);
     }
 
     private static String unquote(String value) {

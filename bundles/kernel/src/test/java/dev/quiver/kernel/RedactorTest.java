@@ -8,6 +8,7 @@ import dev.quiver.api.Workspace;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,5 +74,24 @@ class RedactorTest {
                 + "    # some words with spaces\n    auth = 'tok_0123456789abcdef'\n";
         assertEquals(code.replace("tok_0123456789abcdef", "[redacted: test/fixtures/sample.env]"),
                 redactor(Map.of()).redact(code), "only the secret-shaped value is redacted");
+    }
+
+    @Test
+    void theCommittedValueOfATrackedSecretIsRedactedAfterALocalEdit() throws Exception {
+        Files.writeString(root.resolve(".env"), "API_KEY=committed-0123456789\n");
+        git("init", "-q");
+        git("add", ".env");
+        git("-c", "user.email=a@b.c", "-c", "user.name=a", "commit", "-q", "-m", "oops");
+        Files.writeString(root.resolve(".env"), "API_KEY=rotated-9876543210\n"); // git diff now prints both
+        assertEquals("-API_KEY=[redacted: .env] +API_KEY=[redacted: .env]",
+                redactor(Map.of()).redact("-API_KEY=committed-0123456789 +API_KEY=rotated-9876543210"));
+    }
+
+    private void git(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertEquals(0, process.waitFor(), output);
     }
 }

@@ -98,6 +98,12 @@ final class IgnoreRules {
                 && tracked.current().tracks(slashes(base.relativize(path)), false);
     }
 
+    /** A tracked file's content as the index and HEAD record it ({@link TrackedFiles#recorded}). */
+    List<byte[]> recorded(Path path, int maxBytes) {
+        return path.startsWith(base) && !path.equals(base) && isTracked(path)
+                ? tracked.recorded(slashes(base.relativize(path)), maxBytes) : List.of();
+    }
+
     /** What the repository's index tracks, which no ignore rule hides. */
     TrackedFiles tracked() {
         return tracked;

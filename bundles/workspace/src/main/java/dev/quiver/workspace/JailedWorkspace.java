@@ -163,6 +163,11 @@ final class JailedWorkspace implements Workspace {
     }
 
     @Override
+    public List<byte[]> recordedContents(Path file, int maxBytes) {
+        return ignoreRules.recorded(file.toAbsolutePath().normalize(), maxBytes);
+    }
+
+    @Override
     public boolean isProtected(Path path) {
         Path real = realPath(path.toAbsolutePath().normalize(), 0);
         if (real == null) {

@@ -33,6 +33,44 @@ final class TrackedFiles {
         this.index = index;
     }
 
+    /**
+     * A tracked file's content as the index and HEAD record it (one entry when they agree), each at
+     * most {@code maxBytes}; empty outside a repository, for an untracked file or an unreadable one.
+     * Reads objects only: nothing here runs a hook or a filter.
+     */
+    List<byte[]> recorded(String path, int maxBytes) {
+        if (index == null) {
+            return List.of();
+        }
+        List<byte[]> versions = new java.util.ArrayList<>();
+        try (org.eclipse.jgit.lib.Repository repository = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+                .setGitDir(index.getParent().toFile()).setMustExist(true).build();
+                org.eclipse.jgit.lib.ObjectReader reader = repository.newObjectReader()) {
+            java.util.Set<org.eclipse.jgit.lib.ObjectId> ids = new java.util.LinkedHashSet<>();
+            org.eclipse.jgit.dircache.DirCacheEntry entry = DirCache.read(index.toFile(), FS.DETECTED).getEntry(path);
+            if (entry != null) {
+                ids.add(entry.getObjectId());
+            }
+            org.eclipse.jgit.lib.ObjectId head = repository.resolve("HEAD^{tree}");
+            if (head != null) {
+                try (org.eclipse.jgit.treewalk.TreeWalk walk = org.eclipse.jgit.treewalk.TreeWalk.forPath(reader, path, head)) {
+                    if (walk != null) {
+                        ids.add(walk.getObjectId(0));
+                    }
+                }
+            }
+            for (org.eclipse.jgit.lib.ObjectId id : ids) {
+                org.eclipse.jgit.lib.ObjectLoader loader = reader.open(id, org.eclipse.jgit.lib.Constants.OBJ_BLOB);
+                if (loader.getSize() <= maxBytes) {
+                    versions.add(loader.getBytes());
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return versions; // what could be read; a broken repository has no more to tell
+        }
+        return versions;
+    }
+
     /** The index as a {@code stat} of it finds it now: the same snapshot while the file is unchanged. */
     Snapshot current() {
         if (index == null) {
