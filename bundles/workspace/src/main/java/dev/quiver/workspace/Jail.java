@@ -399,6 +399,14 @@ final class Jail {
         } else if (attributes.isSymbolicLink()) {
             // the target is copied as text; reading it by path cannot read anything else
             Path linkTarget = Files.readSymbolicLink(sourcePath);
+            // judged now, not when the caller checked: a file swapped for a link in between must not
+            // become a new name for a secret, or a way out of the workspace
+            Path leadsTo = sourcePath.getParent().resolve(linkTarget).normalize();
+            if (!leadsTo.startsWith(root) || Secrets.isSecret(leadsTo.getFileName())) {
+                throw new IOException(shown(sourcePath) + " is a link to " + linkTarget + (leadsTo.startsWith(root)
+                        ? ", which holds secrets by its name" : ", outside the workspace")
+                        + "; links are copied only when they lead to a plain file or folder inside it");
+            }
             makeInRoot(rootFolder, targetFolder, targetName,
                     temporary -> Files.createSymbolicLink(temporary, linkTarget));
             made.add(targetPath);
