@@ -358,7 +358,7 @@ final class Jail {
             }
             try (SecureDirectoryStream<Path> rootFolder = openRoot()) {
                 copyEntry(rootFolder, source.folder, source.path(), source.name, target.folder, target.path(),
-                        target.name, made);
+                        target.name, made, true);
             }
         } catch (IOException | RuntimeException e) {
             for (int i = made.size() - 1; i >= 0; i--) {
@@ -374,7 +374,7 @@ final class Jail {
 
     private void copyEntry(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> sourceFolder,
             Path sourcePath, Path sourceName, SecureDirectoryStream<Path> targetFolder, Path targetPath,
-            Path targetName, List<Path> made) throws IOException {
+            Path targetName, List<Path> made, boolean top) throws IOException {
         BasicFileAttributes attributes = attributes(sourceFolder, sourceName);
         if (attributes == null) {
             throw new NoSuchFileException(shown(sourcePath));
@@ -399,13 +399,15 @@ final class Jail {
         } else if (attributes.isSymbolicLink()) {
             // the target is copied as text; reading it by path cannot read anything else
             Path linkTarget = Files.readSymbolicLink(sourcePath);
-            // judged now, not when the caller checked: a file swapped for a link in between must not
-            // become a new name for a secret, or a way out of the workspace
+            // judged now, not when the caller checked: the source itself was located through its
+            // links, so a link here means it was swapped in since; and no copy gives a secret a new name
+            if (top) {
+                throw new IOException(shown(sourcePath) + " changed while it was being copied (it is a link now)");
+            }
             Path leadsTo = sourcePath.getParent().resolve(linkTarget).normalize();
-            if (!leadsTo.startsWith(root) || Secrets.isSecret(leadsTo.getFileName())) {
-                throw new IOException(shown(sourcePath) + " is a link to " + linkTarget + (leadsTo.startsWith(root)
-                        ? ", which holds secrets by its name" : ", outside the workspace")
-                        + "; links are copied only when they lead to a plain file or folder inside it");
+            if (leadsTo.startsWith(root) && Secrets.isSecret(leadsTo.getFileName())) {
+                throw new IOException(shown(sourcePath) + " is a link to " + linkTarget
+                        + ", which holds secrets by its name; it is not copied");
             }
             makeInRoot(rootFolder, targetFolder, targetName,
                     temporary -> Files.createSymbolicLink(temporary, linkTarget));
@@ -426,7 +428,7 @@ final class Jail {
                 names.sort(null);
                 for (Path name : names) {
                     copyEntry(rootFolder, from, sourcePath.resolve(name.toString()), name, to,
-                            targetPath.resolve(name.toString()), name, made);
+                            targetPath.resolve(name.toString()), name, made, false);
                 }
             }
             setQuietly(targetFolder, targetName, permissions);
