@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -69,6 +70,16 @@ public interface Workspace {
      * (the workspace itself or a folder above it). False outside a repository.
      */
     boolean isTracked(Path file);
+
+    /**
+     * The git folder of the repository the workspace belonged to when it was opened (for a session:
+     * when the session started), as a real path; empty when it was in none. The git tools open only
+     * this repository, so a {@code .git} a command makes later, or a link planted in its place, never
+     * leads them to another repository on the machine.
+     */
+    default Optional<Path> gitDir() {
+        return Optional.empty();
+    }
 
     /**
      * A tracked file's content as git's index and HEAD record it — one entry when they agree, none

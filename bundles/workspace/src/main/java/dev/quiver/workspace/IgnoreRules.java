@@ -33,6 +33,7 @@ final class IgnoreRules {
     /** {@code .git/info/exclude}, then the global excludes file: the first with an opinion decides. */
     private final List<IgnoreNode> excludes;
     private final TrackedFiles tracked;
+    private final Optional<Path> gitDir;
     private final Map<Path, Cached> byDirectory = new ConcurrentHashMap<>();
     /** Bumped by every walk and standalone check, so ignore files are re-read when they changed since. */
     private final AtomicLong generation = new AtomicLong();
@@ -41,10 +42,16 @@ final class IgnoreRules {
     private record Cached(List<IgnoreNode> nodes, String stamp, long checked) {
     }
 
-    private IgnoreRules(Path base, List<IgnoreNode> excludes, TrackedFiles tracked) {
+    private IgnoreRules(Path base, List<IgnoreNode> excludes, TrackedFiles tracked, Optional<Path> gitDir) {
         this.base = base;
         this.excludes = excludes;
         this.tracked = tracked;
+        this.gitDir = gitDir;
+    }
+
+    /** The git folder of the repository found when the rules were made; empty outside one. */
+    Optional<Path> gitDir() {
+        return gitDir;
     }
 
     /** The rules for a workspace root, looking upwards for the repository it belongs to. */
@@ -63,11 +70,11 @@ final class IgnoreRules {
                 gitDir.flatMap(git -> parse(git.resolve("info").resolve("exclude"))).ifPresent(excludes::add);
                 global.file(gitDir.orElse(null)).flatMap(IgnoreRules::parse).ifPresent(excludes::add);
                 return new IgnoreRules(dir, List.copyOf(excludes),
-                        new TrackedFiles(gitDir.map(git -> git.resolve("index")).orElse(null)));
+                        new TrackedFiles(gitDir.map(git -> git.resolve("index")).orElse(null)), gitDir);
             }
         }
         // outside a repository git applies no exclude file, global or not
-        return new IgnoreRules(root, List.of(), new TrackedFiles(null));
+        return new IgnoreRules(root, List.of(), new TrackedFiles(null), Optional.empty());
     }
 
     /**

@@ -18,6 +18,7 @@ import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -36,11 +37,13 @@ final class JailedWorkspace implements Workspace {
     private final ReadLedger reads;
     private final SecretIndex secrets;
     private final Jail jail;
+    private final Optional<Path> gitDir;
 
     private JailedWorkspace(Path root) {
         this.root = root;
         this.jail = new Jail(root);
         this.ignoreRules = IgnoreRules.forRoot(root);
+        this.gitDir = ignoreRules.gitDir().flatMap(JailedWorkspace::realPath);
         this.walker = new Walker(root, ignoreRules);
         this.reads = new ReadLedger(this);
         this.secrets = new SecretIndex(this);
@@ -160,6 +163,19 @@ final class JailedWorkspace implements Workspace {
     @Override
     public boolean isTracked(Path file) {
         return ignoreRules.isTracked(file.toAbsolutePath().normalize());
+    }
+
+    @Override
+    public Optional<Path> gitDir() {
+        return gitDir;
+    }
+
+    private static Optional<Path> realPath(Path path) {
+        try {
+            return Optional.of(path.toRealPath());
+        } catch (IOException | SecurityException e) {
+            return Optional.empty();
+        }
     }
 
     @Override

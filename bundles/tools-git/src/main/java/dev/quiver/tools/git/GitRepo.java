@@ -55,9 +55,23 @@ final class GitRepo implements AutoCloseable {
 
     static GitRepo open(Workspace workspace) throws ToolException {
         Path root = workspace.root();
+        Path recorded = workspace.gitDir().orElseThrow(() -> notARepository(root));
         FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(root.toFile());
         if (builder.getGitDir() == null) {
             throw notARepository(root);
+        }
+        // only the repository the session started with: a .git a command made or re-pointed since
+        // (a link, a gitdir or commondir line) could lead to any repository on the machine
+        Path found;
+        try {
+            found = builder.getGitDir().toPath().toRealPath();
+        } catch (IOException e) {
+            throw notARepository(root);
+        }
+        if (!found.equals(recorded)) {
+            throw new ToolException("The workspace's repository changed during this session: .git now leads to "
+                    + found + ", not to " + recorded + " as when the session started. The git tools use only the "
+                    + "repository the session started with; check what changed .git, then start Quiver again.");
         }
         Repository repository;
         try {
@@ -85,8 +99,8 @@ final class GitRepo implements AutoCloseable {
     }
 
     private static ToolException notARepository(Path root) {
-        return new ToolException(root + " is not a git repository (nor inside one), so the git tools have nothing "
-                + "to read here.");
+        return new ToolException(root + " was not a git repository (nor inside one) when this session started, so "
+                + "the git tools have nothing to read here. A repository made since is used from Quiver's next start.");
     }
 
     /**

@@ -514,8 +514,9 @@ class GitCommitToolTest {
         ToolTestContext outside = new ToolTestContext(elsewhere);
         ToolException error = assertThrows(ToolException.class,
                 () -> new GitCommitTool().call(Arguments.of(Map.of("message", "m")), outside));
-        assertTrue(error.getMessage().endsWith("is not a git repository (nor inside one), so the git tools have nothing "
-                + "to read here."), error.getMessage());
+        assertTrue(error.getMessage().endsWith("was not a git repository (nor inside one) when this session started, so "
+                + "the git tools have nothing to read here. A repository made since is used from Quiver's next start."),
+                error.getMessage());
         assertArrayEquals(new String[0], elsewhere.toFile().list());
     }
 }

@@ -244,9 +244,31 @@ class GitToolsTest {
         for (Tool tool : tools) {
             Arguments arguments = Arguments.of(Map.of("path", "a.txt", "ref", "HEAD"));
             ToolException error = assertThrows(ToolException.class, () -> tool.call(arguments, outside));
-            assertEquals(outside.workspace().root() + " is not a git repository (nor inside one), so the git tools have "
-                    + "nothing to read here.", error.getMessage(), tool.spec().name());
+            assertEquals(outside.workspace().root() + " was not a git repository (nor inside one) when this session "
+                    + "started, so the git tools have nothing to read here. A repository made since is used from "
+                    + "Quiver's next start.", error.getMessage(), tool.spec().name());
         }
+    }
+
+    @Test
+    void aRepositoryMadeOrRepointedDuringTheSessionIsNeverOpened(@TempDir Path plain, @TempDir Path other)
+            throws Exception {
+        GitFixture.build(other);
+        ToolTestContext started = new ToolTestContext(plain); // no repository when the session started
+        Files.createSymbolicLink(plain.resolve(".git"), other.resolve(".git"));
+        ToolException planted = assertThrows(ToolException.class,
+                () -> new GitShowTool().call(Arguments.of(Map.of("ref", "HEAD")), started));
+        assertTrue(planted.getMessage().contains("was not a git repository"), planted.getMessage());
+
+        // a repository whose .git is swapped for a link to another one mid-session
+        Path moved = Files.move(root.resolve(".git"), root.resolve("git-moved"));
+        Files.createSymbolicLink(root.resolve(".git"), other.resolve(".git"));
+        ToolException swapped = assertThrows(ToolException.class, () -> call(new GitLogTool(), Map.of()));
+        assertTrue(swapped.getMessage().contains("changed during this session") && swapped.getMessage().contains(
+                other.resolve(".git").toRealPath().toString()), swapped.getMessage());
+        Files.delete(root.resolve(".git"));
+        Files.move(moved, root.resolve(".git"));
+        assertTrue(call(new GitLogTool(), Map.of()).contains("commit"), "the session's own repository still opens");
     }
 
     @Test
