@@ -17,6 +17,12 @@ public final class Grants {
         patterns.computeIfAbsent(tool, t -> new CopyOnWriteArrayList<>()).addAll(granted);
     }
 
+    /** The grant of exactly this text, if any: a name is granted only by itself. */
+    public java.util.Optional<String> exactly(String tool, String text) {
+        return patterns.getOrDefault(tool, List.of()).contains(text) ? java.util.Optional.of(text)
+                : java.util.Optional.empty();
+    }
+
     /** The granted pattern that matches the text, if any. */
     public java.util.Optional<String> match(String tool, String text) {
         for (String pattern : patterns.getOrDefault(tool, List.of())) {

@@ -103,9 +103,11 @@ public final class PermissionEngine {
             parts.add(plain(tool, "*", table, fallback));
         }
         List<Part> granted = new ArrayList<>(parts.size());
+        java.util.Set<String> names = names(subjects);
         for (Part part : parts) {
-            Optional<String> grant = part.decision() == Decision.ASK && part.grantable()
-                    ? grants.match(tool, part.text()) : Optional.empty();
+            // a name (git_commit's --amend) is granted only by itself, never by a path's folder pattern
+            Optional<String> grant = part.decision() != Decision.ASK || !part.grantable() ? Optional.empty()
+                    : names.contains(part.text()) ? grants.exactly(tool, part.text()) : grants.match(tool, part.text());
             granted.add(grant.isPresent()
                     ? new Part(part.text(), Decision.ALLOW, BY_RULE, "allowed for this session by \"" + grant.get() + "\"",
                             Optional.empty(), true)
@@ -125,6 +127,11 @@ public final class PermissionEngine {
     }
 
     /** Whether the rules match a call's names rather than its commands: it names both (see the class comment). */
+    private static java.util.Set<String> names(List<Subject> subjects) {
+        return subjects.stream().filter(s -> s.kind() == Subject.Kind.NAME).map(Subject::value)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
     private static boolean rulesOnNames(List<Subject> subjects) {
         return subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.NAME)
                 && subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);
@@ -319,8 +326,7 @@ public final class PermissionEngine {
         List<String> patterns = new ArrayList<>();
         boolean command = !rulesOnNames && subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);
         // a name beside paths (git_commit's --amend) grants itself, never the folder pattern "*"
-        java.util.Set<String> names = subjects.stream().filter(s -> s.kind() == Subject.Kind.NAME).map(Subject::value)
-                .collect(java.util.stream.Collectors.toSet());
+        java.util.Set<String> names = names(subjects);
         for (Part part : parts) {
             if (part.decision() == Decision.DENY || (part.decision() == Decision.ASK && !part.grantable())) {
                 return List.of();

@@ -115,6 +115,14 @@ class PermissionEngineTest {
                 List.of(Subject.name("--amend"), Subject.path("README.md")), List.of(), new Grants());
         assertEquals(Decision.ASK, amend.verdict().decision());
         assertEquals(List.of("--amend", "*"), amend.grant(), "the amend is granted as itself, the top-level file as *");
+        Grants files = new Grants();
+        files.grant("git_commit", List.of("*")); // "always" on a commit of a top-level file
+        Decided later = engine.decide("git_commit", Access.WRITE, false,
+                List.of(Subject.name("--amend"), Subject.path("b.txt")), List.of(), files);
+        assertEquals(Decision.ASK, later.verdict().decision(), "a file grant never approves an amend");
+        files.grant("git_commit", List.of("--amend"));
+        assertEquals(Decision.ALLOW, engine.decide("git_commit", Access.WRITE, false,
+                List.of(Subject.name("--amend"), Subject.path("b.txt")), List.of(), files).verdict().decision());
     }
 
     @Test
