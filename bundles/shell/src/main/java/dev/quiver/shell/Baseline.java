@@ -93,7 +93,7 @@ record Baseline(Kind git, String gitTarget, Kind quiver, List<GitDir> gitDirs) {
      */
     void check(Path root) throws SandboxView.Refused, IOException {
         Path dotGit = root.resolve(".git");
-        Kind gitNow = Kind.of(dotGit);
+        Kind gitNow = placeholderOr(git, dotGit);
         changed(".git", git, gitNow);
         if (gitNow == Kind.FILE) {
             String targetNow = gitTarget(dotGit);
@@ -102,7 +102,7 @@ record Baseline(Kind git, String gitTarget, Kind quiver, List<GitDir> gitDirs) {
                         + gitTarget + "\": a command changed it during this session");
             }
         }
-        changed(".quiver", quiver, Kind.of(root.resolve(".quiver")));
+        changed(".quiver", quiver, placeholderOr(quiver, root.resolve(".quiver")));
         for (GitDir dir : gitDirs) {
             Optional<Object> identity = identity(dir.path());
             if (identity.isPresent() && !identity.get().equals(dir.identity())) {
@@ -124,6 +124,23 @@ record Baseline(Kind git, String gitTarget, Kind quiver, List<GitDir> gitDirs) {
             }
         }
         return List.copyOf(dirs);
+    }
+
+    /**
+     * What a name is now, where an empty folder counts as absent when it was absent: the sandbox's
+     * placeholder (see {@link SandboxView#placeholders()}) while another command runs, or an empty
+     * folder, which git takes for none and the kernel reads nothing from.
+     */
+    private static Kind placeholderOr(Kind then, Path path) throws IOException {
+        Kind now = Kind.of(path);
+        if (then == Kind.ABSENT && now == Kind.FOLDER) {
+            try (var entries = Files.list(path)) {
+                if (entries.findAny().isEmpty()) {
+                    return Kind.ABSENT;
+                }
+            }
+        }
+        return now;
     }
 
     private static void changed(String name, Kind then, Kind now) throws SandboxView.Refused {

@@ -70,7 +70,9 @@ public class ProcessShell implements Shell {
      * How a command is started: the command line, whether it is sandboxed, and the environment (the
      * kernel's scrubbed one, {@link ToolContext#environment()}).
      */
-    private record Launch(List<String> command, boolean sandboxed, Path root, Map<String, String> environment) {
+    /** @param placeholders what to remove when the command ends ({@link SandboxView#placeholders()}) */
+    private record Launch(List<String> command, boolean sandboxed, Path root, Map<String, String> environment,
+            List<Path> placeholders) {
     }
 
     /** Added to the output of a sandboxed command that git could not write from. */
@@ -183,6 +185,7 @@ public class ProcessShell implements Shell {
             Drains.close(process);
         } finally {
             foreground.remove(running);
+            SandboxView.removePlaceholders(launch.placeholders());
         }
         int exitCode = end == Result.End.EXITED ? process.exitValue() : -1;
         String out = stdout.text();
@@ -229,7 +232,10 @@ public class ProcessShell implements Shell {
         Process process = start(launch, marker, true);
         journal.add(handle, process.pid(), Procs.startTicks(process.pid()).orElse(0));
         BackgroundJob job = new BackgroundJob(handle, label, line, launch.sandboxed(), process, since, marker, started,
-                () -> journal.remove(handle));
+                () -> {
+                    journal.remove(handle);
+                    SandboxView.removePlaceholders(launch.placeholders());
+                });
         boolean late;
         synchronized (jobs) {
             late = stopped;
@@ -339,7 +345,7 @@ public class ProcessShell implements Shell {
         }
         List<String> plain = List.of("setsid", "bash", "-lc", line);
         if (config.sandbox() == ShellConfig.Sandboxing.OFF) {
-            return new Launch(plain, false, root, environment);
+            return new Launch(plain, false, root, environment, List.of());
         }
         Sandbox.Availability availability = sandbox.availability();
         if (!availability.usable()) {
@@ -348,7 +354,7 @@ public class ProcessShell implements Shell {
                         + availability.problem() + ", so no command runs. The user must install bubblewrap "
                         + "(Debian and Ubuntu: apt-get install bubblewrap) or change the setting.");
             }
-            return new Launch(plain, false, root, environment);
+            return new Launch(plain, false, root, environment, List.of());
         }
         List<Path> untrackedSecrets = new ArrayList<>();
         try {
@@ -366,8 +372,9 @@ public class ProcessShell implements Shell {
         command.add("setsid");
         List<Path> quiverFolders = new ArrayList<>(List.of(stateDir));
         context.stateFolder().ifPresent(quiverFolders::add);
+        SandboxView view;
         try {
-            SandboxView view = SandboxView.of(root, untrackedSecrets, config, environment, quiverFolders, baseline);
+            view = SandboxView.of(root, untrackedSecrets, config, environment, quiverFolders, baseline);
             command.addAll(sandbox.wrap(availability.bwrap().get(), view, line));
         } catch (SandboxView.Refused e) {
             throw new ToolException(e.getMessage());
@@ -375,7 +382,7 @@ public class ProcessShell implements Shell {
             throw new ToolException("Could not prepare the sandbox (" + e.getMessage() + "), so the command did not run.",
                     e);
         }
-        return new Launch(command, true, root, environment);
+        return new Launch(command, true, root, environment, view.placeholders());
     }
 
     /**

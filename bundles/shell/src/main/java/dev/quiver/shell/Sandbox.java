@@ -53,6 +53,7 @@ final class Sandbox {
     private final String searchPath;
     private volatile Availability availability;
     private Path empty;
+    private Path emptyFolder;
 
     /**
      * Whether the sandbox can be used here.
@@ -197,6 +198,9 @@ final class Sandbox {
         for (Path kept : view.kept()) {
             command.addAll(List.of("--ro-bind", kept.toString(), kept.toString()));
         }
+        for (Path placeholder : view.placeholders()) {
+            command.addAll(List.of("--ro-bind", emptyFolder().toString(), placeholder.toString()));
+        }
         for (Path gitDir : view.gitDirs()) {
             if (gitDir.startsWith(root)) {
                 // a repository folder inside the workspace: after the workspace, which would cover it writable
@@ -272,6 +276,22 @@ final class Sandbox {
     }
 
     /** The empty, read-only file mounted over every secret; made again if something removed or filled it. */
+    /** An empty folder no one may write, mounted where {@code .git} or {@code .quiver} must not appear. */
+    private synchronized Path emptyFolder() throws IOException {
+        if (emptyFolder != null && Files.isDirectory(emptyFolder, LinkOption.NOFOLLOW_LINKS)) {
+            try (var entries = Files.list(emptyFolder)) {
+                if (entries.findAny().isEmpty()) {
+                    return emptyFolder;
+                }
+            }
+        }
+        Path folder = Files.createTempDirectory("quiver-placeholder-");
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("r-xr-xr-x"));
+        folder.toFile().deleteOnExit();
+        emptyFolder = folder;
+        return folder;
+    }
+
     private synchronized Path emptyFile() throws IOException {
         if (empty != null && Files.isRegularFile(empty, LinkOption.NOFOLLOW_LINKS) && Files.size(empty) == 0) {
             return empty;

@@ -24,11 +24,29 @@ import java.util.Optional;
  * @param gitDirs the repository's data when {@code .git} is a file pointing elsewhere (a worktree, a
  *     submodule), shown read-only: the real git folders the {@link Baseline} found, as real paths
  * @param kept {@code .git} and {@code .quiver} where the {@link Baseline} found them, shown read-only
+ * @param placeholders {@code .git} and {@code .quiver} where the {@link Baseline} found none: covered by
+ *     an empty read-only folder, so no command can make one (a {@code .git} with a hook or
+ *     {@code core.fsmonitor} would run code in the user's own git, outside the sandbox). bwrap makes
+ *     the empty folder on the host as its mount point; git takes an empty {@code .git} for none, and
+ *     {@link ProcessShell} removes it when the command ends
  * @param masked the workspace's secret files that are not tracked, covered by an empty file
  * @param network whether the network stays reachable
  */
 record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, List<Path> gitDirs, List<Path> kept,
-        List<Path> masked, boolean network) {
+        List<Path> placeholders, List<Path> masked, boolean network) {
+
+    /** Removes the placeholders a command's sandbox left, when they are still empty folders. */
+    static void removePlaceholders(List<Path> placeholders) {
+        for (Path placeholder : placeholders) {
+            try {
+                if (Files.isDirectory(placeholder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.delete(placeholder); // fails, and so keeps it, when anything is in it
+                }
+            } catch (IOException | SecurityException kept) {
+                // not empty (the user made it meanwhile), or in use: left as it is
+            }
+        }
+    }
 
     /**
      * Folders and files in the home that hold credentials: never shown, even under a listed parent.
@@ -80,11 +98,14 @@ record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, Li
     static SandboxView of(Path root, List<Path> masked, ShellConfig config, Map<String, String> environment,
             List<Path> quiverFolders, Baseline baseline) throws Refused, IOException {
         List<Path> kept = new ArrayList<>();
+        List<Path> placeholders = new ArrayList<>();
         for (String name : List.of(".git", ".quiver")) {
             Path path = root.resolve(name);
             Baseline.Kind kind = name.equals(".git") ? baseline.git() : baseline.quiver();
             if (kind == Baseline.Kind.FOLDER || kind == Baseline.Kind.FILE) {
                 kept.add(path);
+            } else if (kind == Baseline.Kind.ABSENT) {
+                placeholders.add(path);
             }
             if (Files.isSymbolicLink(path)) {
                 throw new Refused("The workspace's " + name + " is a symbolic link (to " + Files.readSymbolicLink(path)
@@ -108,7 +129,7 @@ record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, Li
         listed.sort(Comparator.comparingInt(bind -> bind.target().getNameCount()));
         listed.forEach(bind -> binds.put(bind.target(), bind));
         return new SandboxView(root, home, List.copyOf(binds.values()), hidden(userHome, environment, quiverFolders),
-                baseline.gitDirsNow(), List.copyOf(kept), List.copyOf(masked), config.network());
+                baseline.gitDirsNow(), List.copyOf(kept), List.copyOf(placeholders), List.copyOf(masked), config.network());
     }
 
     /** The user's home from {@code HOME}: absolute and not {@code /}, or none. */
