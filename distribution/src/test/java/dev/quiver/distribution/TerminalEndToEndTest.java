@@ -152,6 +152,15 @@ class TerminalEndToEndTest {
         return copy;
     }
 
+    /** Whether the command is running within a few seconds: the hint shows before bwrap has started it. */
+    private static boolean eventuallyRunning(String commandLine) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!running(commandLine) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        return running(commandLine);
+    }
+
     private static boolean running(String commandLine) {
         return ProcessHandle.allProcesses().anyMatch(p -> p.info().commandLine().map(c -> c.contains(commandLine))
                 .orElse(false));
@@ -235,7 +244,7 @@ class TerminalEndToEndTest {
             tmux.press("Enter");
             tmux.await("ctrl-c stops it");
             long started = System.nanoTime();
-            assertTrue(running("sleep 47"), "the sleep runs");
+            assertTrue(eventuallyRunning("sleep 47"), "the sleep runs");
             tmux.press("C-c");
             screen = tmux.await("The sleep was stopped early.");
             assertTrue(System.nanoTime() - started < Duration.ofSeconds(20).toNanos());

@@ -3,6 +3,10 @@ package dev.quiver.workspace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.quiver.api.Arguments;
+import dev.quiver.api.Tool;
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.ToolException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -106,6 +110,15 @@ public final class LinkRace implements AutoCloseable {
     }
 
     /** Fails when a tool's result (or error) shows the outside file or the secret. */
+    /** Calls a tool: its text, or its error's text, which must be as clean. */
+    public static String call(Tool tool, Map<String, Object> arguments, ToolContext context) {
+        try {
+            return tool.call(Arguments.of(arguments), context).text();
+        } catch (ToolException refused) {
+            return refused.getMessage();
+        }
+    }
+
     public void assertClean(String result) {
         assertFalse(result.contains(OUTSIDE_MARKER), () -> "read outside the workspace: " + result);
         assertFalse(result.contains(SECRET_MARKER), () -> "read the secret through a link: " + result);

@@ -1,8 +1,5 @@
 package dev.quiver.tools.core;
 
-import dev.quiver.api.Arguments;
-import dev.quiver.api.Tool;
-import dev.quiver.api.ToolException;
 import dev.quiver.workspace.LinkRace;
 import dev.quiver.workspace.ToolTestContext;
 import java.nio.file.Path;
@@ -23,22 +20,14 @@ class LinkRaceTest {
     @TempDir
     Path base;
 
-    /** Calls a tool; its text, or its error's text, which must be as clean. */
-    private static String call(Tool tool, Map<String, Object> arguments, ToolTestContext context) {
-        try {
-            return tool.call(Arguments.of(arguments), context).text();
-        } catch (ToolException refused) {
-            return refused.getMessage();
-        }
-    }
 
     @Test
     void readFileNeverReadsThroughASwappedLink() throws Exception {
         try (LinkRace race = new LinkRace(base, "inside\n")) {
             ToolTestContext context = new ToolTestContext(race.root);
             for (int i = 0; i < TRIES; i++) {
-                race.assertClean(call(new ReadFileTool(), Map.of("path", "victim.txt"), context));
-                race.assertClean(call(new ReadFileTool(), Map.of("path", "dir/victim.txt"), context));
+                race.assertClean(LinkRace.call(new ReadFileTool(), Map.of("path", "victim.txt"), context));
+                race.assertClean(LinkRace.call(new ReadFileTool(), Map.of("path", "dir/victim.txt"), context));
             }
         }
     }
@@ -48,7 +37,7 @@ class LinkRaceTest {
         try (LinkRace race = new LinkRace(base, "inside\n")) {
             ToolTestContext context = new ToolTestContext(race.root);
             for (int i = 0; i < TRIES; i++) {
-                race.assertClean(call(new ReadManyFilesTool(), Map.of("files", List.of(Map.of("path", "victim.txt"),
+                race.assertClean(LinkRace.call(new ReadManyFilesTool(), Map.of("files", List.of(Map.of("path", "victim.txt"),
                         Map.of("path", "dir/victim.txt"))), context));
             }
         }
@@ -59,7 +48,7 @@ class LinkRaceTest {
         try (LinkRace race = new LinkRace(base, "inside\n")) {
             ToolTestContext context = new ToolTestContext(race.root);
             for (int i = 0; i < TRIES; i++) {
-                race.assertClean(call(new GrepTool(), Map.of("pattern", "MARKER", "includeIgnored", true), context));
+                race.assertClean(LinkRace.call(new GrepTool(), Map.of("pattern", "MARKER", "includeIgnored", true), context));
             }
         }
     }
@@ -70,11 +59,11 @@ class LinkRaceTest {
             ToolTestContext context = new ToolTestContext(race.root);
             for (int i = 0; i < TRIES; i++) {
                 // the victims look alike inside and out, so the read-before-write rule does not stop an escape
-                call(new ReadFileTool(), Map.of("path", "dir/victim.txt"), context);
-                call(new WriteFileTool(), Map.of("path", "dir/victim.txt", "content", "written " + i + "\n"), context);
-                call(new ReadFileTool(), Map.of("path", "victim.txt"), context);
-                call(new WriteFileTool(), Map.of("path", "victim.txt", "content", "written " + i + "\n"), context);
-                call(new WriteFileTool(), Map.of("path", "dir/new-" + i + ".txt", "content", "new\n"), context);
+                LinkRace.call(new ReadFileTool(), Map.of("path", "dir/victim.txt"), context);
+                LinkRace.call(new WriteFileTool(), Map.of("path", "dir/victim.txt", "content", "written " + i + "\n"), context);
+                LinkRace.call(new ReadFileTool(), Map.of("path", "victim.txt"), context);
+                LinkRace.call(new WriteFileTool(), Map.of("path", "victim.txt", "content", "written " + i + "\n"), context);
+                LinkRace.call(new WriteFileTool(), Map.of("path", "dir/new-" + i + ".txt", "content", "new\n"), context);
             }
         }
     }
@@ -85,8 +74,8 @@ class LinkRaceTest {
             ToolTestContext context = new ToolTestContext(race.root);
             for (int i = 0; i < TRIES; i++) {
                 for (String path : List.of("dir/victim.txt", "victim.txt")) {
-                    call(new ReadFileTool(), Map.of("path", path), context);
-                    call(new EditFileTool(), Map.of("path", path, "oldString", "same", "newString", "edited"), context);
+                    LinkRace.call(new ReadFileTool(), Map.of("path", path), context);
+                    LinkRace.call(new EditFileTool(), Map.of("path", path, "oldString", "same", "newString", "edited"), context);
                 }
             }
         }

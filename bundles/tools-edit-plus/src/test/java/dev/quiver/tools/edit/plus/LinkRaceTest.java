@@ -1,7 +1,5 @@
 package dev.quiver.tools.edit.plus;
 
-import dev.quiver.api.Arguments;
-import dev.quiver.api.Tool;
 import dev.quiver.api.ToolException;
 import dev.quiver.workspace.LinkRace;
 import dev.quiver.workspace.ToolTestContext;
@@ -24,13 +22,6 @@ class LinkRaceTest {
     @TempDir
     Path base;
 
-    private static String call(Tool tool, Map<String, Object> arguments, ToolTestContext context) {
-        try {
-            return tool.call(Arguments.of(arguments), context).text();
-        } catch (ToolException refused) {
-            return refused.getMessage();
-        }
-    }
 
     private static void read(String path, ToolTestContext context) {
         try {
@@ -48,7 +39,7 @@ class LinkRaceTest {
             for (int i = 0; i < TRIES; i++) {
                 read("dir/victim.txt", context);
                 read("victim.txt", context);
-                race.assertClean(call(new ApplyPatchTool(), Map.of("patch", """
+                race.assertClean(LinkRace.call(new ApplyPatchTool(), Map.of("patch", """
                         *** Begin Patch
                         *** Update File: dir/victim.txt
                         @@
@@ -72,11 +63,11 @@ class LinkRaceTest {
             ToolTestContext context = new ToolTestContext(race.root);
             for (int i = 0; i < TRIES; i++) {
                 Files.writeString(race.root.resolve("mine-" + i + ".txt"), "mine\n");
-                race.assertClean(call(new MoveFileTool(), Map.of("from", "mine-" + i + ".txt", "to", "dir/moved-" + i
+                race.assertClean(LinkRace.call(new MoveFileTool(), Map.of("from", "mine-" + i + ".txt", "to", "dir/moved-" + i
                         + ".txt"), context));
-                race.assertClean(call(new MoveFileTool(), Map.of("from", "dir/victim.txt", "to", "taken-" + i
+                race.assertClean(LinkRace.call(new MoveFileTool(), Map.of("from", "dir/victim.txt", "to", "taken-" + i
                         + ".txt"), context));
-                race.assertClean(call(new MoveFileTool(), Map.of("from", "victim.txt", "to", "taken-file-" + i
+                race.assertClean(LinkRace.call(new MoveFileTool(), Map.of("from", "victim.txt", "to", "taken-file-" + i
                         + ".txt"), context));
             }
         }
@@ -88,13 +79,13 @@ class LinkRaceTest {
             ToolTestContext context = new ToolTestContext(race.root);
             Files.writeString(race.root.resolve("mine.txt"), "mine\n");
             for (int i = 0; i < TRIES; i++) {
-                race.assertClean(call(new CopyPathTool(), Map.of("from", "mine.txt", "to", "dir/copy-" + i + ".txt"),
+                race.assertClean(LinkRace.call(new CopyPathTool(), Map.of("from", "mine.txt", "to", "dir/copy-" + i + ".txt"),
                         context));
-                race.assertClean(call(new CopyPathTool(), Map.of("from", "dir/victim.txt", "to", "taken-" + i
+                race.assertClean(LinkRace.call(new CopyPathTool(), Map.of("from", "dir/victim.txt", "to", "taken-" + i
                         + ".txt"), context));
-                race.assertClean(call(new CopyPathTool(), Map.of("from", "victim.txt", "to", "taken-file-" + i
+                race.assertClean(LinkRace.call(new CopyPathTool(), Map.of("from", "victim.txt", "to", "taken-file-" + i
                         + ".txt"), context));
-                race.assertClean(call(new CopyPathTool(), Map.of("from", "dir", "to", "tree-" + i), context));
+                race.assertClean(LinkRace.call(new CopyPathTool(), Map.of("from", "dir", "to", "tree-" + i), context));
             }
         }
     }
