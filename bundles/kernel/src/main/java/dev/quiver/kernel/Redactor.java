@@ -103,12 +103,16 @@ final class Redactor {
 
     private static Known read(Workspace workspace, Path file, Known before) {
         Object stamp;
+        long size;
         try {
+            // a link is followed (.env -> ~/secrets/app.env holds real values), but only to a regular
+            // file with content: a pipe, or a kernel file such as /proc/kmsg (size 0), would block the read
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
             if (!attributes.isRegularFile()) {
                 return new Known("not a file", List.of());
             }
-            stamp = List.of(attributes.size(), attributes.lastModifiedTime(), String.valueOf(attributes.fileKey()));
+            size = attributes.size();
+            stamp = List.of(size, attributes.lastModifiedTime(), String.valueOf(attributes.fileKey()));
         } catch (IOException gone) {
             return new Known("gone", List.of());
         }
@@ -116,10 +120,12 @@ final class Redactor {
             return before;
         }
         List<byte[]> versions = new ArrayList<>();
-        try (InputStream in = Files.newInputStream(file)) {
-            versions.add(in.readNBytes(MAX_FILE_BYTES));
-        } catch (IOException unreadable) {
-            // what git recorded may still be known
+        if (size > 0) {
+            try (InputStream in = Files.newInputStream(file)) {
+                versions.add(in.readNBytes(MAX_FILE_BYTES));
+            } catch (IOException unreadable) {
+                // what git recorded may still be known
+            }
         }
         // a tracked secret's committed value outlives a local edit in git diff and git log -p
         versions.addAll(workspace.recordedContents(file, MAX_FILE_BYTES));

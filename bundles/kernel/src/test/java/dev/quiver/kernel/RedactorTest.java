@@ -87,6 +87,19 @@ class RedactorTest {
                 redactor(Map.of()).redact("-API_KEY=committed-0123456789 +API_KEY=rotated-9876543210"));
     }
 
+    @Test
+    void aSecretNamedLinkToAKernelFileOrAPipeNeverBlocksTheLook() throws Exception {
+        Path kmsg = Path.of("/proc/kmsg");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(kmsg), "no readable /proc/kmsg here");
+        Files.createSymbolicLink(root.resolve("kernel.env"), kmsg); // a regular file of size 0 whose read blocks
+        assertEquals(0, new ProcessBuilder("mkfifo", root.resolve("pipe.env").toString()).start().waitFor());
+        Files.writeString(root.resolve("real.env"), "KEY=abcdefgh12345678\n");
+        Redactor redactor = redactor(Map.of());
+        String redacted = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                () -> redactor.redact("abcdefgh12345678"));
+        assertEquals("[redacted: real.env]", redacted);
+    }
+
     private void git(String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of("git"));
         command.addAll(List.of(args));

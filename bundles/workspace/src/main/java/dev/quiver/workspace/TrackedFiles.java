@@ -47,7 +47,8 @@ final class TrackedFiles {
                 .setGitDir(index.getParent().toFile()).setMustExist(true).build();
                 org.eclipse.jgit.lib.ObjectReader reader = repository.newObjectReader()) {
             java.util.Set<org.eclipse.jgit.lib.ObjectId> ids = new java.util.LinkedHashSet<>();
-            org.eclipse.jgit.dircache.DirCacheEntry entry = DirCache.read(index.toFile(), FS.DETECTED).getEntry(path);
+            org.eclipse.jgit.dircache.DirCacheEntry entry = plausible(index)
+                    ? DirCache.read(index.toFile(), FS.DETECTED).getEntry(path) : null;
             if (entry != null) {
                 ids.add(entry.getObjectId());
             }
@@ -69,6 +70,21 @@ final class TrackedFiles {
             return versions; // what could be read; a broken repository has no more to tell
         }
         return versions;
+    }
+
+    /**
+     * Whether an index file can hold the entries its header counts: each takes at least 62 bytes. A
+     * planted 12-byte index that counts two billion would have JGit allocate for all of them.
+     */
+    static boolean plausible(Path index) throws IOException {
+        try (java.io.InputStream in = Files.newInputStream(index, LinkOption.NOFOLLOW_LINKS)) {
+            byte[] header = in.readNBytes(12);
+            if (header.length < 12) {
+                return false;
+            }
+            long entries = java.nio.ByteBuffer.wrap(header, 8, 4).getInt() & 0xffffffffL;
+            return entries * 62 <= Files.size(index);
+        }
     }
 
     /** The index as a {@code stat} of it finds it now: the same snapshot while the file is unchanged. */
@@ -142,6 +158,9 @@ final class TrackedFiles {
         private static String[] read(Path index) {
             String[] paths;
             try {
+                if (!plausible(index)) {
+                    return new String[0];
+                }
                 DirCache cache = DirCache.read(index.toFile(), FS.DETECTED);
                 paths = new String[cache.getEntryCount()];
                 for (int i = 0; i < paths.length; i++) {
