@@ -13,6 +13,9 @@ import java.io.PrintStream;
 final class Output {
 
     static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    /** How a stored time is shown to the user: local, to the minute. */
+    static final java.time.format.DateTimeFormatter TIME = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+            .withZone(java.time.ZoneId.systemDefault());
 
     private Output() {
     }

@@ -5,8 +5,6 @@ import dev.quiver.api.host.TrustedWorkspace;
 import dev.quiver.api.host.WorkspaceTrust;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,8 +20,6 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "trust", mixinStandardHelpOptions = true,
         description = "Trust a workspace's configuration as it is now (default: the workspace), list or revoke trust")
 final class TrustCommand implements Callable<Integer> {
-
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
     @ParentCommand
     RootCommand root;
@@ -56,7 +52,7 @@ final class TrustCommand implements Callable<Integer> {
                     out.println("No workspace is trusted.");
                 }
                 for (TrustedWorkspace entry : trusted) {
-                    out.printf("%s  %s%s%n", TIME.format(entry.since()), entry.root(),
+                    out.printf("%s  %s%s%n", Output.TIME.format(entry.since()), entry.root(),
                             entry.current() ? "" : "  (config changed since: untrusted until trusted again)");
                 }
                 return ExitCodes.OK;
@@ -70,7 +66,7 @@ final class TrustCommand implements Callable<Integer> {
             Path trusted = root.kernel.trust(workspace);
             out.println("Trusted " + trusted + " as its configuration is now"
                     + (before.held().isEmpty() ? "." : "; it now counts in full: " + String.join(", ", before.held()) + ".")
-                    + " A change to .quiver/config.json makes it untrusted again.");
+                    + " A change to .quiver/config.json or .quiver/notes.md makes it untrusted again.");
             return ExitCodes.OK;
         } catch (HostException e) {
             err.println("quiver trust: " + e.getMessage());

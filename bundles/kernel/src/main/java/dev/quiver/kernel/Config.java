@@ -335,20 +335,27 @@ final class Config {
      * exhaust a start, is refused.
      */
     static String text(Path file) throws IOException {
-        if (!java.nio.file.Files.isRegularFile(file)) {
+        return new String(bytes(file), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A config file's bytes, when it is a regular file of at most {@link #MAX_BYTES} (checked before
+     * it is opened: opening a pipe would wait for a writer that never comes).
+     *
+     * @param options {@link LinkOption#NOFOLLOW_LINKS} to refuse a link
+     */
+    static byte[] bytes(Path file, LinkOption... options) throws IOException {
+        if (!java.nio.file.Files.isRegularFile(file, options)) {
             throw new IOException("not a regular file");
         }
-        if (java.nio.file.Files.size(file) > MAX_BYTES) {
-            throw new IOException("larger than " + MAX_BYTES / 1024 + " KB");
-        }
         byte[] bytes;
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file, options)) {
             bytes = in.readNBytes((int) MAX_BYTES + 1);
         }
         if (bytes.length > MAX_BYTES) {
             throw new IOException("larger than " + MAX_BYTES / 1024 + " KB");
         }
-        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        return bytes;
     }
 
     /** What an untrusted workspace's config asks for beyond narrowing, in words for the user. */

@@ -155,17 +155,10 @@ final class TrustStore implements Config.Trust {
             } else if (Files.isSymbolicLink(path)) {
                 content = new Content(Optional.empty(), Optional.of("it is a link; a workspace's " + name
                         + " is read only as a plain file"));
-            } else if (!Files.isRegularFile(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                // checked before opening: opening a pipe would wait for a writer that never comes
-                content = new Content(Optional.empty(), Optional.of("not a regular file"));
             } else {
-                try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(path,
-                        java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    byte[] bytes = java.nio.channels.Channels.newInputStream(channel).readNBytes((int) Config.MAX_BYTES + 1);
-                    if (bytes.length > Config.MAX_BYTES) {
-                        throw new IOException("larger than " + Config.MAX_BYTES / 1024 + " KB");
-                    }
-                    content = new Content(Optional.of(bytes), Optional.empty());
+                try {
+                    content = new Content(Optional.of(Config.bytes(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)),
+                            Optional.empty());
                 } catch (IOException e) {
                     content = new Content(Optional.empty(), Optional.of(String.valueOf(e.getMessage())));
                 }
