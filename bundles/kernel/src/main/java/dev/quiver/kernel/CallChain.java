@@ -384,8 +384,8 @@ final class CallChain {
                 .withStateFolder(stateFolder);
         running.add(context);
         Redactor values = redactor;
-        if (values != null) {
-            // the first look walks the whole tree for secret files: done while the tool runs
+        if (values != null && !values.looked()) {
+            // the first look walks the whole tree for secret files: done while the tool runs, once
             workers.execute(values::refresh);
         }
         Future<ToolResult> future;

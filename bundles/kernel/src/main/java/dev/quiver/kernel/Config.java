@@ -11,7 +11,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +98,8 @@ final class Config {
     }
 
     private final Files files;
+    /** The files whose change makes {@link #reloadIfChanged} read again: fixed, so listed once. */
+    private final List<Path> watched;
     private final List<String> warnings = new CopyOnWriteArrayList<>();
     private volatile List<Source> sources;
     private volatile boolean trusted;
@@ -109,6 +110,7 @@ final class Config {
 
     private Config(Files files) {
         this.files = files;
+        this.watched = files.watched();
     }
 
     /**
@@ -118,7 +120,7 @@ final class Config {
      */
     static Config load(Files files) {
         Config config = new Config(files);
-        config.stamp = stamp(files.watched());
+        config.stamp = stamp(config.watched);
         config.read(true);
         return config;
     }
@@ -161,7 +163,7 @@ final class Config {
      * read before (reported), since running without it would loosen it.
      */
     synchronized boolean reloadIfChanged() {
-        String now = stamp(files.watched());
+        String now = stamp(watched);
         if (now.equals(stamp)) {
             return false;
         }
@@ -709,14 +711,5 @@ final class Config {
 
     List<String> warnings() {
         return List.copyOf(new LinkedHashSet<>(warnings));
-    }
-
-    /** Every file of each layer, for the trust digest and messages. */
-    Map<Layer, List<Path>> filesByLayer() {
-        Map<Layer, List<Path>> byLayer = new LinkedHashMap<>();
-        for (Source source : sources) {
-            byLayer.computeIfAbsent(source.layer(), layer -> new ArrayList<>()).add(source.file());
-        }
-        return byLayer;
     }
 }

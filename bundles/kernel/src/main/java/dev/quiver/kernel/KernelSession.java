@@ -110,11 +110,12 @@ final class KernelSession implements Session {
             this.recorder = store.create(workspace.root(), label);
         }
         this.environment = ProcessEnvironment.of(System.getenv(), passThrough(config, found));
+        Path state = store.stateFolder(workspace.root());
         this.chain = new CallChain(workspace, engine, guards, workers,
                 new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
-                new AuditLog(store.stateFolder(workspace.root()), recorder.id()), config::plain, trusted, registry::wasUnloaded,
+                new AuditLog(state, recorder.id()), config::plain, trusted, registry::wasUnloaded,
                 environment::kept);
-        Supplier<Optional<Path>> stateFolder = () -> Optional.of(store.stateFolder(workspace.root()));
+        Supplier<Optional<Path>> stateFolder = () -> Optional.of(state);
         chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()));
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();

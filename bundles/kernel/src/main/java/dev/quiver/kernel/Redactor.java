@@ -158,6 +158,11 @@ final class Redactor {
         return value;
     }
 
+    /** Whether the secret files were looked at at least once. */
+    boolean looked() {
+        return looked;
+    }
+
     /** The text with every known value replaced by {@code [redacted: LABEL]}. */
     String redact(String text) {
         if (text == null || text.isEmpty()) {

@@ -275,7 +275,6 @@ final class Sandbox {
         return options;
     }
 
-    /** The empty, read-only file mounted over every secret; made again if something removed or filled it. */
     /** An empty folder no one may write, mounted where {@code .git} or {@code .quiver} must not appear. */
     private synchronized Path emptyFolder() throws IOException {
         if (emptyFolder != null && Files.isDirectory(emptyFolder, LinkOption.NOFOLLOW_LINKS)) {
@@ -292,6 +291,7 @@ final class Sandbox {
         return folder;
     }
 
+    /** The empty, read-only file mounted over every secret; made again if something removed or filled it. */
     private synchronized Path emptyFile() throws IOException {
         if (empty != null && Files.isRegularFile(empty, LinkOption.NOFOLLOW_LINKS) && Files.size(empty) == 0) {
             return empty;

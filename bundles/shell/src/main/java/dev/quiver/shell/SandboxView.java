@@ -107,7 +107,7 @@ record SandboxView(Path root, Path home, List<Bind> binds, List<Path> hidden, Li
             } else if (kind == Baseline.Kind.ABSENT) {
                 placeholders.add(path);
             }
-            if (Files.isSymbolicLink(path)) {
+            if (kind == Baseline.Kind.LINK) { // as it still is: Baseline.check refused any change
                 throw new Refused("The workspace's " + name + " is a symbolic link (to " + Files.readSymbolicLink(path)
                         + "), so the sandbox cannot keep it read-only, and no command ran. Replace the link with the "
                         + "folder itself, or open the workspace where the folder really is.");

@@ -126,12 +126,13 @@ public final class PermissionEngine {
                 ? grant(granted, subjects, rulesOnNames) : List.of());
     }
 
-    /** Whether the rules match a call's names rather than its commands: it names both (see the class comment). */
+    /** The values of a call's name subjects. */
     private static java.util.Set<String> names(List<Subject> subjects) {
         return subjects.stream().filter(s -> s.kind() == Subject.Kind.NAME).map(Subject::value)
                 .collect(java.util.stream.Collectors.toSet());
     }
 
+    /** Whether the rules match a call's names rather than its commands: it names both (see the class comment). */
     private static boolean rulesOnNames(List<Subject> subjects) {
         return subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.NAME)
                 && subjects.stream().anyMatch(s -> s.kind() == Subject.Kind.COMMAND);

@@ -106,7 +106,8 @@ public final class RuleSet {
         if (value.isTextual()) {
             return decision(value.asText(), where, warnings).map(d -> new ArrayList<>(List.of(new Rule(tool, "*", d, file))))
                     .orElse(null);
-        }        if (!value.isObject()) {
+        }
+        if (!value.isObject()) {
             warnings.add("Config key " + where + " must be a decision (allow, ask, deny) or an object of patterns; "
                     + "ignoring it.");
             return null;
