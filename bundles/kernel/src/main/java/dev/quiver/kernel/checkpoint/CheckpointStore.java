@@ -15,10 +15,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.eclipse.jgit.errors.CorruptObjectException;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
@@ -39,9 +41,15 @@ final class CheckpointStore {
 
     static final String JOURNAL = "journal";
     static final String CACHE = "stat-cache";
+    /** Rewritten by every prune, so that a process that remembers objects as stored forgets them. */
+    static final String PRUNED = "pruned";
     private static final String LOCK = "lock";
-    /** Undo needs the last 20 turns; a few more are kept for those done in other sessions meanwhile. */
+    /** Undo needs the last 20 turns; more are kept for the turns of other sessions in between. */
     static final int KEPT_TURNS = 50;
+    /** The journal is pruned when it has this many lines: enough for {@link #KEPT_TURNS} of long turns. */
+    static final int PRUNE_LINES = 400;
+    /** An object no kept checkpoint names is removed only when older: one being written may not be named yet. */
+    private static final long PRUNE_GRACE_MILLIS = 3_600_000;
 
     /** When in a turn a checkpoint was taken. */
     enum Phase {
@@ -266,6 +274,86 @@ final class CheckpointStore {
                     commit.getCommitterIdent().getWhenAsInstant(), parse(id, commit.getFullMessage())));
         }
         return records;
+    }
+
+    /**
+     * Keeps the checkpoints of the newest {@link #KEPT_TURNS} turns once the journal has grown past
+     * {@link #PRUNE_LINES} lines, and removes the objects no kept checkpoint names (nor {@code alsoKeep})
+     * that are older than an hour. Under the lock. Nothing is removed when anything kept cannot be read.
+     *
+     * @return whether it pruned
+     */
+    boolean prune(Set<ObjectId> alsoKeep) throws IOException {
+        Path journal = folder.resolve(JOURNAL);
+        List<String> lines = Files.readAllLines(journal, StandardCharsets.US_ASCII);
+        if (lines.size() < PRUNE_LINES) {
+            return false;
+        }
+        List<Record> records = journal();
+        List<TurnKey> turns = records.stream().filter(record -> record.meta().phase() != Phase.UNDO)
+                .map(record -> record.meta().turn()).distinct().toList();
+        Set<TurnKey> kept = new HashSet<>(turns.subList(Math.max(0, turns.size() - KEPT_TURNS), turns.size()));
+        int first = records.stream().filter(record -> kept.contains(record.meta().turn())).findFirst()
+                .map(Record::index).orElse(records.size());
+        List<Record> keep = records.stream().filter(record -> record.index() >= first
+                && (record.meta().phase() == Phase.UNDO || kept.contains(record.meta().turn()))).toList();
+        Set<ObjectId> reachable = new HashSet<>(alsoKeep);
+        Trees trees = new Trees(objects);
+        for (Record record : keep) {
+            reachable.add(record.commit());
+            record.meta().skipped().ifPresent(reachable::add);
+            mark(trees, record.tree(), reachable);
+        }
+        StringBuilder text = new StringBuilder();
+        keep.forEach(record -> text.append(record.commit().name()).append('\n'));
+        Path temporary = folder.resolve(JOURNAL + ".tmp");
+        Files.writeString(temporary, text, StandardCharsets.US_ASCII);
+        Files.move(temporary, journal, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.writeString(folder.resolve(PRUNED), Instant.now() + "\n", StandardCharsets.US_ASCII);
+        sweep(reachable);
+        return true;
+    }
+
+    private static void mark(Trees trees, ObjectId tree, Set<ObjectId> reachable) throws IOException {
+        if (!reachable.add(tree)) {
+            return; // seen, and all below it
+        }
+        for (Trees.Entry entry : trees.entries(tree).values()) {
+            if (entry.mode() == org.eclipse.jgit.lib.FileMode.TREE.getBits()) {
+                mark(trees, entry.id(), reachable);
+            } else {
+                reachable.add(entry.id());
+            }
+        }
+    }
+
+    /** Removes the objects and the temporary files left by failed writes that nothing names and are old. */
+    private void sweep(Set<ObjectId> reachable) throws IOException {
+        long before = System.currentTimeMillis() - PRUNE_GRACE_MILLIS;
+        Path root = objects.folder();
+        try (java.util.stream.Stream<Path> fanOut = Files.list(root)) {
+            for (Path entry : fanOut.toList()) {
+                String name = entry.getFileName().toString();
+                if (name.length() == 2 && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    try (java.util.stream.Stream<Path> files = Files.list(entry)) {
+                        for (Path file : files.toList()) {
+                            String rest = file.getFileName().toString();
+                            if (ObjectId.isId(name + rest) && !reachable.contains(ObjectId.fromString(name + rest))
+                                    && old(file, before)) {
+                                Files.deleteIfExists(file);
+                            }
+                        }
+                    }
+                } else if (name.startsWith("tmp_obj_") && old(entry, before)) {
+                    Files.deleteIfExists(entry);
+                }
+            }
+        }
+    }
+
+    private static boolean old(Path file, long before) throws IOException {
+        return Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toMillis() < before;
     }
 
     private static Meta parse(ObjectId id, String message) throws IOException {

@@ -142,6 +142,9 @@ public final class Checkpoints {
             store.locked(() -> {
                 store.commit(snapshot, meta, Instant.now());
                 snapshotter.saveCache();
+                if (phase == Phase.END) {
+                    prune();
+                }
                 return null;
             });
             recorded = true;
@@ -156,6 +159,18 @@ public final class Checkpoints {
             failing = true;
             LOG.warn("A checkpoint of {} in {} failed", workspace.root(), store.folder(), e);
             return Optional.of(e instanceof IOException io ? Snapshotter.reason(io) : String.valueOf(e));
+        }
+    }
+
+    /** Prunes the store after a turn; a failure costs only space, so it is logged, never told. */
+    private void prune() {
+        try {
+            if (store.prune(snapshotter.cached())) {
+                LOG.debug("Pruned the checkpoints of {} to the newest {} turns", workspace.root(),
+                        CheckpointStore.KEPT_TURNS);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Pruning the checkpoint store {} failed", store.folder(), e);
         }
     }
 
@@ -180,8 +195,11 @@ public final class Checkpoints {
         try {
             return store.locked(() -> {
                 List<Undo.Turn> open = Undo.turns(store.journal()).stream().filter(turn -> !turn.undone()).toList();
+                if (open.isEmpty()) {
+                    throw new HostException("No turn in " + workspace.root() + " has changes left to undo.");
+                }
                 if (count > open.size()) {
-                    throw new HostException(open.size() + " turn" + (open.size() == 1 ? " has" : "s have")
+                    throw new HostException("Only " + open.size() + " turn" + (open.size() == 1 ? " has" : "s have")
                             + " changes that can be undone in " + workspace.root() + ", not " + count
                             + "; quiver undo --list shows them.");
                 }
@@ -192,6 +210,24 @@ public final class Checkpoints {
         } catch (IOException e) {
             throw failure(e, true);
         }
+    }
+
+    /**
+     * A turn that recorded no checkpoint changed no file, unless the store was pruned since: then it may
+     * be one of those pruned, which is said.
+     */
+    private UndoReport withPruned(UndoReport report, Set<TurnKey> wanted, List<Undo.Turn> chosen) {
+        Set<TurnKey> missing = new TreeSet<>(java.util.Comparator.comparing(TurnKey::turn));
+        missing.addAll(wanted);
+        chosen.forEach(turn -> missing.remove(turn.key()));
+        if (missing.isEmpty() || !java.nio.file.Files.exists(store.folder().resolve(CheckpointStore.PRUNED))) {
+            return report;
+        }
+        List<String> notes = new ArrayList<>(report.notes());
+        notes.add("The checkpoints keep the newest " + CheckpointStore.KEPT_TURNS + " turns of the workspace; "
+                + (missing.size() == 1 ? "turn " : "turns ") + String.join(", ", missing.stream().map(key -> String.valueOf(key.turn())).toList())
+                + " left none, so what it changed, if anything, is not restored.");
+        return new UndoReport(report.turns(), report.changes(), notes, report.applied(), report.rewound());
     }
 
     /** A stored conversation still holds the turns {@code quiver undo} undid: said, so the model is told. */
@@ -228,7 +264,8 @@ public final class Checkpoints {
             CheckpointStore.Locked<UndoReport> body = () -> {
                 List<Undo.Turn> chosen = Undo.turns(store.journal()).stream()
                         .filter(turn -> wanted.contains(turn.key()) && !turn.undone()).toList();
-                return undo.run(chosen, force, apply, new TurnKey(session, 0), rewound);
+                UndoReport report = undo.run(chosen, force, apply, new TurnKey(session, 0), rewound);
+                return withPruned(report, wanted, chosen);
             };
             return apply ? store.locked(body) : body.run();
         } catch (IOException e) {

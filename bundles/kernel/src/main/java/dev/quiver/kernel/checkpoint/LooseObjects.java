@@ -15,11 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Set;
-import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
@@ -41,9 +40,15 @@ final class LooseObjects {
     /** Objects at most this large are hashed in memory before anything is written. */
     private static final int IN_MEMORY = 256 * 1024;
 
+    /** One compressor a thread, reset for each object: making one costs more than deflating a small file. */
+    private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal.withInitial(() -> new Deflater(Deflater.BEST_SPEED));
+    private static final AtomicLong TEMPORARIES = new AtomicLong();
+
     private final Path folder;
     /** Objects this process wrote or found, so a tree that did not change costs no look at the disk. */
     private final Set<ObjectId> present = ConcurrentHashMap.newKeySet();
+    /** The fan-out folders ({@code objects/ab}) known to exist, each made once. */
+    private final Set<String> folders = ConcurrentHashMap.newKeySet();
 
     /** The folder's identity when {@link #present} was last known to hold; null before. */
     private Object identity;
@@ -58,20 +63,24 @@ final class LooseObjects {
     }
 
     /**
-     * Whether the folder was removed or replaced since last asked (someone deleted the store): what this
-     * process remembers as stored is then forgotten, so the next checkpoint writes it again.
+     * Whether the folder was removed or replaced since last asked (someone deleted the store), or pruned:
+     * what this process remembers as stored is then forgotten, so the next checkpoint writes it again.
      */
     synchronized boolean replaced() {
         Object now;
         try {
-            now = Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class,
+            Object key = Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class,
                     java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+            // a prune (in any process) rewrites this file: what it removed is no longer stored
+            Path pruned = folder.resolveSibling(CheckpointStore.PRUNED);
+            now = java.util.List.of(key, Files.exists(pruned) ? Files.getLastModifiedTime(pruned) : "never");
         } catch (IOException missing) {
             now = null;
         }
         boolean replaced = identity != null && !identity.equals(now);
         if (replaced || now == null) {
             present.clear();
+            folders.clear();
         }
         identity = now;
         return replaced;
@@ -97,13 +106,18 @@ final class LooseObjects {
             present.add(id);
             return id;
         }
+        ByteArrayOutputStream deflated = new ByteArrayOutputStream(content.length / 2 + 64);
+        try (OutputStream out = deflating(deflated, 8 * 1024)) {
+            out.write(header(type, content.length));
+            out.write(content);
+        } catch (IOException inMemory) {
+            throw new IllegalStateException(inMemory);
+        }
         try {
             Path temporary = temporary();
             try {
-                try (OutputStream out = deflating(temporary)) {
-                    out.write(header(type, content.length));
-                    out.write(content);
-                }
+                Files.write(temporary, deflated.toByteArray(), java.nio.file.StandardOpenOption.CREATE_NEW,
+                        java.nio.file.StandardOpenOption.WRITE);
                 place(temporary, id);
             } finally {
                 discard(temporary);
@@ -134,7 +148,8 @@ final class LooseObjects {
         OutputStream out;
         try {
             temporary = temporary();
-            out = deflating(temporary);
+            out = deflating(Files.newOutputStream(temporary, java.nio.file.StandardOpenOption.CREATE_NEW,
+                    java.nio.file.StandardOpenOption.WRITE), 64 * 1024);
         } catch (IOException e) {
             throw new StoreWriteFailed(e);
         }
@@ -236,12 +251,8 @@ final class LooseObjects {
      * spares recent objects) never removes one a checkpoint being made is about to name.
      */
     private boolean freshen(ObjectId id) {
-        try {
-            Files.setLastModifiedTime(file(id), FileTime.fromMillis(System.currentTimeMillis()));
-            return true;
-        } catch (IOException missing) {
-            return false;
-        }
+        // false when it is missing, without the cost of an exception for every new object
+        return file(id).toFile().setLastModified(System.currentTimeMillis());
     }
 
     /** Whether the object is stored (not whether it is intact). */
@@ -249,30 +260,29 @@ final class LooseObjects {
         return present.contains(id) || Files.isRegularFile(file(id));
     }
 
-    private OutputStream deflating(Path temporary) throws IOException {
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-        OutputStream file = Files.newOutputStream(temporary, java.nio.file.StandardOpenOption.CREATE_NEW,
-                java.nio.file.StandardOpenOption.WRITE);
-        return new DeflaterOutputStream(file, deflater, 64 * 1024) {
-            @Override
-            public void close() throws IOException {
-                try {
-                    super.close();
-                } finally {
-                    deflater.end();
-                }
-            }
-        };
+    /** Deflates into {@code out} with this thread's compressor; closing finishes it and closes {@code out}. */
+    private static OutputStream deflating(OutputStream out, int buffer) {
+        Deflater deflater = DEFLATERS.get();
+        deflater.reset();
+        return new DeflaterOutputStream(out, deflater, buffer);
     }
 
     private Path temporary() throws IOException {
-        Files.createDirectories(folder);
-        return folder.resolve("tmp_obj_" + UUID.randomUUID());
+        made("", folder);
+        return folder.resolve("tmp_obj_" + ProcessHandle.current().pid() + "_" + TEMPORARIES.incrementAndGet());
+    }
+
+    /** Makes a folder of the store unless known made: marked only once made, as other threads may be writing. */
+    private void made(String key, Path folder) throws IOException {
+        if (!folders.contains(key)) {
+            Files.createDirectories(folder);
+            folders.add(key);
+        }
     }
 
     private void place(Path temporary, ObjectId id) throws IOException {
         Path target = file(id);
-        Files.createDirectories(target.getParent());
+        made(id.name().substring(0, 2), target.getParent());
         try {
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException written) {

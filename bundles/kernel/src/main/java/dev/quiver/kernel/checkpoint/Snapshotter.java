@@ -12,10 +12,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -150,7 +152,24 @@ final class Snapshotter {
             }
         }
 
-        void read(int i) {
+        /**
+         * Reads the files of one folder: through the folder held open when there are several, which
+         * opens each by name instead of walking its path from the root again.
+         */
+        void readFolder(String folder, List<Integer> files) {
+            if (files.size() == 1) {
+                read(files.get(0), null);
+                return;
+            }
+            try (Workspace.Folder held = workspace.openFolder(folder.isEmpty() ? root : root.resolve(folder))) {
+                files.forEach(i -> read(i, held));
+            } catch (IOException e) {
+                // the folder changed under us: each file the long way, which says what is wrong with it
+                files.stream().filter(i -> ids[i] == null && skipped[i] == null).forEach(i -> read(i, null));
+            }
+        }
+
+        void read(int i, Workspace.Folder folder) {
             String path = listed.get(i);
             StatCache.Stat stat = unknown[i];
             Path file = root.resolve(path);
@@ -171,7 +190,8 @@ final class Snapshotter {
                     return;
                 } else {
                     filesRead.incrementAndGet();
-                    try (SeekableByteChannel channel = workspace.openRead(file)) {
+                    try (SeekableByteChannel channel = folder != null ? folder.openRead(file.getFileName().toString())
+                            : workspace.openRead(file)) {
                         id = objects.insertBlob(channel, stat.size());
                     }
                 }
@@ -224,9 +244,16 @@ final class Snapshotter {
                 pass.look(i);
             }
         });
-        int[] toRead = IntStream.range(0, pass.count).filter(i -> pass.unknown[i] != null).toArray();
+        Map<String, List<Integer>> toRead = new LinkedHashMap<>();
+        for (int i = 0; i < pass.count; i++) {
+            if (pass.unknown[i] != null) {
+                String path = listed.get(i);
+                toRead.computeIfAbsent(path.substring(0, Math.max(0, path.lastIndexOf('/'))), folder -> new ArrayList<>())
+                        .add(i);
+            }
+        }
         try {
-            Arrays.stream(toRead).parallel().forEach(pass::read);
+            toRead.entrySet().parallelStream().forEach(folder -> pass.readFolder(folder.getKey(), folder.getValue()));
         } catch (StoreFailure e) {
             throw (IOException) e.getCause();
         }
@@ -258,6 +285,11 @@ final class Snapshotter {
     /** Saves the stat cache for the next process (under the store's lock). */
     void saveCache() throws IOException {
         cache.save();
+    }
+
+    /** The objects the stat cache names, which the next checkpoint may name without storing them again. */
+    java.util.Set<ObjectId> cached() {
+        return cache.ids();
     }
 
     /** The indexes of the listed files in git's order: by the bytes of their UTF-8 paths. */
@@ -310,9 +342,18 @@ final class Snapshotter {
         open.peek().entries().append(level.name(), FileMode.TREE, id);
     }
 
+    /** An I/O error in words: the file system's reason, or what the exception's kind says, with the file. */
     static String reason(IOException e) {
-        if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason();
+        if (e instanceof FileSystemException fs) {
+            if (fs.getReason() != null) {
+                return fs.getReason();
+            }
+            String what = e instanceof NoSuchFileException ? "no such file or folder"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.NotDirectoryException ? "not a folder"
+                    : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                    : e.getClass().getSimpleName();
+            return fs.getFile() == null ? what : what + ": " + fs.getFile();
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }

@@ -74,8 +74,11 @@ final class StatCache {
         }
     }
 
-    int size() {
-        return entries.size();
+    /** The objects the entries name, which a prune keeps. */
+    java.util.Set<ObjectId> ids() {
+        java.util.Set<ObjectId> ids = new java.util.HashSet<>();
+        entries.values().forEach(known -> ids.add(known.id()));
+        return ids;
     }
 
     /** Reads the cache file again when another process wrote it since; a damaged file is an empty cache. */

@@ -156,6 +156,9 @@ final class Undo {
      */
     UndoReport run(List<Turn> chosen, boolean force, boolean apply, TurnKey by, int rewound)
             throws IOException {
+        if (chosen.isEmpty()) {
+            return new UndoReport(List.of(), List.of(), List.of(), apply, rewound); // turns that changed no file
+        }
         Trees trees = new Trees(store.objects());
         Map<String, PathPlan> plans = new TreeMap<>();
         SortedMap<String, String> unrecorded = new TreeMap<>();
@@ -270,21 +273,20 @@ final class Undo {
                 }
             }
         }
+        String these = chosen.size() == 1 ? "this turn" : "these turns";
         if (!commands.isEmpty()) {
             List<String> counted = new ArrayList<>();
             commands.forEach((tool, count) -> counted.add(count == 1 ? tool : tool + " ×" + count));
-            notes.add("These turns ran commands (" + String.join(", ", counted) + "). What they did beyond the "
-                    + "workspace's files is not undone: network requests, processes they started, files outside the "
-                    + "workspace.");
+            notes.add(Character.toUpperCase(these.charAt(0)) + these.substring(1) + " ran commands ("
+                    + String.join(", ", counted) + "). What they did beyond the workspace's files is not undone: "
+                    + "network requests, processes they started, files outside the workspace.");
         }
-        if (!chosen.isEmpty()) {
-            notes.add("Files git ignores (such as build output and dependencies) are not recorded, so what these turns "
-                    + "did to them is not undone.");
-        }
+        notes.add("Files git ignores (such as build output and dependencies) are not recorded, so what " + these
+                + " did to them is not undone.");
         if (!unrecorded.isEmpty()) {
             List<String> named = new ArrayList<>();
             unrecorded.entrySet().stream().limit(10).forEach(entry -> named.add(entry.getKey() + " (" + entry.getValue() + ")"));
-            notes.add("Not recorded, so not restored if these turns changed them: " + String.join(", ", named)
+            notes.add("Not recorded, so not restored if " + these + " changed them: " + String.join(", ", named)
                     + (unrecorded.size() > 10 ? " and " + (unrecorded.size() - 10) + " more" : "") + ".");
         }
         if (truncated) {

@@ -149,7 +149,7 @@ class CheckpointsTest {
         assertEquals(report.changes(), report.restored(), "nothing skipped: " + report.skipped());
         assertEquals(1, report.turns().size());
         assertEquals("s1", report.turns().get(0).session());
-        assertTrue(report.notes().get(0).startsWith("These turns ran commands (bash)."), report.notes().toString());
+        assertTrue(report.notes().get(0).startsWith("This turn ran commands (bash)."), report.notes().toString());
         assertTrue(report.notes().get(1).contains("Files git ignores"), report.notes().toString());
         assertEquals(List.of(), checkpoints.list(), "an undone turn is not listed again");
     }
@@ -291,7 +291,7 @@ class CheckpointsTest {
         assertEquals(List.of("bash (execute)"), listed.get(0).calls());
 
         HostException tooMany = assertThrows(HostException.class, () -> checkpoints.undoNewest(4, false, "test"));
-        assertTrue(tooMany.getMessage().startsWith("3 turns have changes that can be undone"), tooMany.getMessage());
+        assertTrue(tooMany.getMessage().startsWith("Only 3 turns have changes that can be undone"), tooMany.getMessage());
 
         UndoReport report = checkpoints.undoNewest(3, false, "test");
         assertEquals(List.of(3, 2, 1), report.turns().stream().map(Checkpoint::turn).toList());
@@ -312,6 +312,40 @@ class CheckpointsTest {
         checkpoints.undoNewest(20, false, "test");
         assertEquals("5\n", Files.readString(root.resolve("count.txt")));
         assertEquals(5, checkpoints.list().size());
+    }
+
+    @Test
+    void aLongJournalIsPrunedToTheNewestTurnsAndWhatOnlyOldTurnsNamedIsRemoved() throws Exception {
+        write("count.txt", "0\n");
+        ObjectInserter.Formatter ids = new ObjectInserter.Formatter();
+        ObjectId first = ids.idFor(Constants.OBJ_BLOB, "1\n".getBytes(StandardCharsets.UTF_8));
+        LooseObjects objects = new LooseObjects(store.resolve("objects"));
+        int turns = CheckpointStore.PRUNE_LINES / 2; // two checkpoints a turn: the last turn's end prunes
+        for (int turn = 1; turn < turns; turn++) {
+            int value = turn;
+            turn(turn, () -> write("count.txt", value + "\n"));
+        }
+        assertTrue(objects.has(first));
+        try (Stream<Path> files = Files.walk(store.resolve("objects"))) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() - 7_200_000));
+            }
+        }
+        turn(turns, () -> write("count.txt", turns + "\n"));
+
+        assertEquals(2 * CheckpointStore.KEPT_TURNS, Files.readAllLines(store.resolve(CheckpointStore.JOURNAL)).size());
+        assertFalse(Files.exists(objects.file(first)), "the content only pruned turns named is gone");
+        List<Checkpoint> listed = checkpoints.list();
+        assertEquals(CheckpointStore.KEPT_TURNS, listed.size());
+        assertEquals(turns, listed.get(0).turn());
+        checkpoints.undoNewest(CheckpointStore.KEPT_TURNS, false, "test");
+        assertEquals((turns - CheckpointStore.KEPT_TURNS) + "\n", Files.readString(root.resolve("count.txt")));
+
+        write("count.txt", "after\n");
+        UndoReport old = checkpoints.undoSession("s1", List.of(3), false, true, 1);
+        assertEquals(List.of(), old.changes());
+        assertTrue(old.notes().contains("The checkpoints keep the newest 50 turns of the workspace; turn 3 left "
+                + "none, so what it changed, if anything, is not restored."), old.notes().toString());
     }
 
     @Test
@@ -413,7 +447,7 @@ class CheckpointsTest {
         });
         UndoReport report = checkpoints.undoNewest(1, false, "test");
         assertEquals(Map.of("a.txt", Kind.MODIFIED), kinds(report));
-        assertTrue(report.notes().contains("Not recorded, so not restored if these turns changed them: big.bin (it is "
+        assertTrue(report.notes().contains("Not recorded, so not restored if this turn changed them: big.bin (it is "
                 + "over 1000 bytes)."), report.notes().toString());
         assertArrayEquals(random(2000, 5), Files.readAllBytes(root.resolve("big.bin")));
     }
