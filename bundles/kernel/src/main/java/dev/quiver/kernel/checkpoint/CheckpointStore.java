@@ -106,7 +106,7 @@ final class CheckpointStore {
 
     CheckpointStore(Path folder, Duration lockWait) {
         this.folder = folder;
-        this.objects = new LooseObjects(folder.resolve("objects"));
+        this.objects = new LooseObjects(folder.resolve("objects"), this::create);
         this.lockWait = lockWait;
     }
 
@@ -116,11 +116,6 @@ final class CheckpointStore {
 
     LooseObjects objects() {
         return objects;
-    }
-
-    /** Whether checkpoints were ever recorded here. */
-    boolean exists() {
-        return Files.isRegularFile(folder.resolve(JOURNAL), LinkOption.NOFOLLOW_LINKS);
     }
 
     /** Something done while holding the store's lock. */
@@ -172,6 +167,11 @@ final class CheckpointStore {
     private void create() throws IOException {
         if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
             return;
+        }
+        if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+            // a link would take the copies of the workspace's files wherever it points
+            throw new IOException("the checkpoint store " + folder + " is not a folder (a symbolic link or a file); "
+                    + "remove it, and Quiver makes a new one");
         }
         Files.createDirectories(folder.getParent());
         try {

@@ -38,16 +38,22 @@ public final class Checkpoints {
     static final Duration LOCK_WAIT = Duration.ofSeconds(5);
 
     private final Workspace workspace;
-    private final CheckpointStore store;
-    private final Snapshotter snapshotter;
-    private final Undo undo;
+    private final Path folder;
+    private final Snapshotter.Limits limits;
+    private final Duration lockWait;
     private final Executor background;
+    /** Made when first needed: a session that never changes a file loads none of it. */
+    private Parts parts;
     private TurnKey turn;
     private String kind = "call";
     private boolean recorded;
     private boolean failing;
     /** The turns this object recorded checkpoints in: undoing them needs the store. */
     private final Set<TurnKey> recordedTurns = new HashSet<>();
+
+    /** The store, what records the workspace into it, and what undoes from it. */
+    private record Parts(CheckpointStore store, Snapshotter snapshotter, Undo undo) {
+    }
 
     /**
      * @param stateFolder Quiver's state folder for the workspace, outside its working tree
@@ -59,21 +65,30 @@ public final class Checkpoints {
 
     Checkpoints(Workspace workspace, Path folder, Executor background, Snapshotter.Limits limits, Duration lockWait) {
         this.workspace = workspace;
-        this.store = new CheckpointStore(folder, lockWait);
-        this.snapshotter = new Snapshotter(workspace, store.objects(),
-                new StatCache(folder.resolve(CheckpointStore.CACHE)), limits);
-        this.undo = new Undo(workspace, store, snapshotter);
+        this.folder = folder;
         this.background = background;
+        this.limits = limits;
+        this.lockWait = lockWait;
+    }
+
+    private synchronized Parts parts() {
+        if (parts == null) {
+            CheckpointStore store = new CheckpointStore(folder, lockWait);
+            Snapshotter snapshotter = new Snapshotter(workspace, store.objects(),
+                    new StatCache(folder.resolve(CheckpointStore.CACHE)), limits);
+            parts = new Parts(store, snapshotter, new Undo(workspace, store, snapshotter));
+        }
+        return parts;
     }
 
     /** What records the workspace; for tests. */
     Snapshotter snapshotter() {
-        return snapshotter;
+        return parts().snapshotter();
     }
 
     /** Where the checkpoints are stored. */
     public Path folder() {
-        return store.folder();
+        return folder;
     }
 
     /**
@@ -89,6 +104,7 @@ public final class Checkpoints {
         if (!lookAhead) {
             return;
         }
+        Snapshotter snapshotter = parts().snapshotter();
         try {
             background.execute(() -> {
                 try {
@@ -112,7 +128,7 @@ public final class Checkpoints {
         Optional<String> problem = record(recorded ? Phase.CALL : Phase.START, tool);
         return problem.map(reason -> "Quiver could not record a checkpoint before this call (" + reason + "), so undo "
                 + "cannot bring back what it changes; it runs all the same. The checkpoints are kept in "
-                + store.folder() + ".");
+                + folder + ".");
     }
 
     /**
@@ -137,13 +153,14 @@ public final class Checkpoints {
             throw new IllegalStateException("a checkpoint outside a turn");
         }
         try {
-            Snapshotter.Snapshot snapshot = snapshotter.take();
+            Parts made = parts();
+            Snapshotter.Snapshot snapshot = made.snapshotter().take();
             Meta meta = new Meta(turn, kind, phase, tool, Optional.empty(), false, List.of());
-            store.locked(() -> {
-                store.commit(snapshot, meta, Instant.now());
-                snapshotter.saveCache();
+            made.store().locked(() -> {
+                made.store().commit(snapshot, meta, Instant.now());
+                made.snapshotter().saveCache();
                 if (phase == Phase.END) {
-                    prune();
+                    prune(made);
                 }
                 return null;
             });
@@ -157,28 +174,29 @@ public final class Checkpoints {
                 return Optional.empty();
             }
             failing = true;
-            LOG.warn("A checkpoint of {} in {} failed", workspace.root(), store.folder(), e);
+            LOG.warn("A checkpoint of {} in {} failed", workspace.root(), folder, e);
             return Optional.of(e instanceof IOException io ? Snapshotter.reason(io) : String.valueOf(e));
         }
     }
 
     /** Prunes the store after a turn; a failure costs only space, so it is logged, never told. */
-    private void prune() {
+    private void prune(Parts made) {
         try {
-            if (store.prune(snapshotter.cached())) {
+            if (made.store().prune(made.snapshotter().cached())) {
                 LOG.debug("Pruned the checkpoints of {} to the newest {} turns", workspace.root(),
                         CheckpointStore.KEPT_TURNS);
             }
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Pruning the checkpoint store {} failed", store.folder(), e);
+            LOG.warn("Pruning the checkpoint store {} failed", folder, e);
         }
     }
 
     /** The workspace's turns that can be undone, newest first. */
     public List<Checkpoint> list() {
         requireStore();
+        Parts made = parts();
         try {
-            return undo.list(Undo.turns(store.journal()));
+            return made.undo().list(Undo.turns(made.store().journal()));
         } catch (IOException e) {
             throw failure(e, false);
         }
@@ -192,9 +210,11 @@ public final class Checkpoints {
     public UndoReport undoNewest(int count, boolean force, String by) {
         requireCount(count);
         requireStore();
+        Parts made = parts();
         try {
-            return store.locked(() -> {
-                List<Undo.Turn> open = Undo.turns(store.journal()).stream().filter(turn -> !turn.undone()).toList();
+            return made.store().locked(() -> {
+                List<Undo.Turn> open = Undo.turns(made.store().journal()).stream().filter(turn -> !turn.undone())
+                        .toList();
                 if (open.isEmpty()) {
                     throw new HostException("No turn in " + workspace.root() + " has changes left to undo.");
                 }
@@ -204,7 +224,7 @@ public final class Checkpoints {
                             + "; quiver undo --list shows them.");
                 }
                 List<Undo.Turn> chosen = open.subList(open.size() - count, open.size());
-                UndoReport report = undo.run(chosen, force, true, new TurnKey(by, 0), 0);
+                UndoReport report = made.undo().run(chosen, force, true, new TurnKey(by, 0), 0);
                 return withConversations(report, chosen);
             });
         } catch (IOException e) {
@@ -220,7 +240,7 @@ public final class Checkpoints {
         Set<TurnKey> missing = new TreeSet<>(java.util.Comparator.comparing(TurnKey::turn));
         missing.addAll(wanted);
         chosen.forEach(turn -> missing.remove(turn.key()));
-        if (missing.isEmpty() || !java.nio.file.Files.exists(store.folder().resolve(CheckpointStore.PRUNED))) {
+        if (missing.isEmpty() || !java.nio.file.Files.exists(folder.resolve(CheckpointStore.PRUNED))) {
             return report;
         }
         List<String> notes = new ArrayList<>(report.notes());
@@ -254,20 +274,21 @@ public final class Checkpoints {
         requireCount(numbers.size());
         Set<TurnKey> wanted = new HashSet<>();
         numbers.forEach(number -> wanted.add(new TurnKey(session, number)));
-        if (!store.exists()) {
+        if (!exists()) {
             if (wanted.stream().anyMatch(recordedTurns::contains)) {
                 requireStore();
             }
             return new UndoReport(List.of(), List.of(), List.of(), apply, rewound);
         }
+        Parts made = parts();
         try {
             CheckpointStore.Locked<UndoReport> body = () -> {
-                List<Undo.Turn> chosen = Undo.turns(store.journal()).stream()
+                List<Undo.Turn> chosen = Undo.turns(made.store().journal()).stream()
                         .filter(turn -> wanted.contains(turn.key()) && !turn.undone()).toList();
-                UndoReport report = undo.run(chosen, force, apply, new TurnKey(session, 0), rewound);
+                UndoReport report = made.undo().run(chosen, force, apply, new TurnKey(session, 0), rewound);
                 return withPruned(report, wanted, chosen);
             };
-            return apply ? store.locked(body) : body.run();
+            return apply ? made.store().locked(body) : body.run();
         } catch (IOException e) {
             throw failure(e, apply);
         }
@@ -279,10 +300,16 @@ public final class Checkpoints {
         }
     }
 
+    /** Whether checkpoints were ever recorded here: a journal exists. */
+    private boolean exists() {
+        return java.nio.file.Files.isRegularFile(folder.resolve(CheckpointStore.JOURNAL),
+                java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    }
+
     private void requireStore() {
-        if (!store.exists()) {
+        if (!exists()) {
             throw new HostException("No checkpoints are recorded for " + workspace.root() + " (there is no store at "
-                    + store.folder() + "), so there is nothing to undo. Quiver records one before every call that can "
+                    + folder + "), so there is nothing to undo. Quiver records one before every call that can "
                     + "change files.");
         }
     }
@@ -290,11 +317,11 @@ public final class Checkpoints {
     private HostException failure(IOException e, boolean changing) {
         String nothing = changing ? " Nothing was changed." : "";
         if (e instanceof LooseObjects.StoreDamaged) {
-            return new HostException("The checkpoint store " + store.folder() + " is damaged: " + e.getMessage() + "."
+            return new HostException("The checkpoint store " + folder + " is damaged: " + e.getMessage() + "."
                     + nothing + " Undo cannot use it; remove that folder to start a new one (the turns it recorded "
                     + "can no longer be undone then).", e);
         }
-        return new HostException("Cannot use the checkpoint store " + store.folder() + ": " + Snapshotter.reason(e)
+        return new HostException("Cannot use the checkpoint store " + folder + ": " + Snapshotter.reason(e)
                 + "." + nothing, e);
     }
 }

@@ -53,9 +53,20 @@ final class LooseObjects {
     /** The folder's identity when {@link #present} was last known to hold; null before. */
     private Object identity;
 
-    /** @param folder the store's {@code objects} folder */
-    LooseObjects(Path folder) {
+    /** Makes the store around the objects folder, or refuses one that is not a plain folder. */
+    interface Store {
+        void make() throws IOException;
+    }
+
+    private final Store store;
+
+    /**
+     * @param folder the store's {@code objects} folder
+     * @param store made before the first object is written
+     */
+    LooseObjects(Path folder, Store store) {
         this.folder = folder;
+        this.store = store;
     }
 
     Path folder() {
@@ -268,6 +279,9 @@ final class LooseObjects {
     }
 
     private Path temporary() throws IOException {
+        if (!folders.contains("")) {
+            store.make();
+        }
         made("", folder);
         return folder.resolve("tmp_obj_" + ProcessHandle.current().pid() + "_" + TEMPORARIES.incrementAndGet());
     }

@@ -110,6 +110,11 @@ class CheckpointsTest {
         return tree;
     }
 
+    /** The store's objects, to look at and to damage. */
+    private LooseObjects objects() {
+        return new LooseObjects(store.resolve("objects"), () -> { });
+    }
+
     private static Map<String, Kind> kinds(UndoReport report) {
         Map<String, Kind> kinds = new TreeMap<>();
         report.changes().forEach(change -> kinds.put(change.path(), change.kind()));
@@ -270,7 +275,7 @@ class CheckpointsTest {
         // the undo recorded what it overwrote: the user's text is in the store
         ObjectId users = new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB,
                 "by the user afterwards\n".getBytes(StandardCharsets.UTF_8));
-        assertTrue(new LooseObjects(store.resolve("objects")).has(users));
+        assertTrue(objects().has(users));
     }
 
     @Test
@@ -319,7 +324,7 @@ class CheckpointsTest {
         write("count.txt", "0\n");
         ObjectInserter.Formatter ids = new ObjectInserter.Formatter();
         ObjectId first = ids.idFor(Constants.OBJ_BLOB, "1\n".getBytes(StandardCharsets.UTF_8));
-        LooseObjects objects = new LooseObjects(store.resolve("objects"));
+        LooseObjects objects = objects();
         int turns = CheckpointStore.PRUNE_LINES / 2; // two checkpoints a turn: the last turn's end prunes
         for (int turn = 1; turn < turns; turn++) {
             int value = turn;
@@ -354,7 +359,7 @@ class CheckpointsTest {
         turn(1, () -> write("a.txt", "changed\n"));
         ObjectId original = new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB,
                 "the original text\n".getBytes(StandardCharsets.UTF_8));
-        Path object = new LooseObjects(store.resolve("objects")).file(original);
+        Path object = objects().file(original);
         byte[] bytes = Files.readAllBytes(object);
         bytes[bytes.length / 2] ^= 0x55;
         Files.write(object, bytes);
@@ -372,7 +377,7 @@ class CheckpointsTest {
         turn(1, () -> write("a.txt", "b\n"));
         Path journal = store.resolve(CheckpointStore.JOURNAL);
         List<String> lines = Files.readAllLines(journal);
-        Files.delete(new LooseObjects(store.resolve("objects")).file(ObjectId.fromString(lines.get(0))));
+        Files.delete(objects().file(ObjectId.fromString(lines.get(0))));
         HostException missing = assertThrows(HostException.class, () -> checkpoints.undoNewest(1, false, "test"));
         assertTrue(missing.getMessage().contains("is damaged: object " + lines.get(0) + " is missing."),
                 missing.getMessage());
@@ -418,6 +423,21 @@ class CheckpointsTest {
         write("a.txt", "f\n");
         checkpoints.beginTurn("s1", 4, "prompt", false);
         assertTrue(checkpoints.beforeCall("bash (execute)").isPresent(), "a new failure after a success is told again");
+    }
+
+    @Test
+    void aStoreThatIsALinkIsNeverWrittenThrough() throws Exception {
+        Path elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+        Files.createDirectories(store.getParent());
+        Files.createSymbolicLink(store, elsewhere);
+        write("a.txt", "a\n");
+        checkpoints.beginTurn("s1", 1, "prompt", false);
+        Optional<String> problem = checkpoints.beforeCall("bash (execute)");
+        assertTrue(problem.isPresent() && problem.get().contains("is not a folder (a symbolic link or a file)"),
+                problem.toString());
+        try (Stream<Path> written = Files.list(elsewhere)) {
+            assertEquals(0, written.count());
+        }
     }
 
     @Test
