@@ -158,7 +158,7 @@ public final class Checkpoints {
             Meta meta = new Meta(turn, kind, phase, tool, Optional.empty(), false, List.of());
             made.store().locked(() -> {
                 made.store().commit(snapshot, meta, Instant.now());
-                made.snapshotter().saveCache();
+                made.snapshotter().saveCache(phase == Phase.END);
                 if (phase == Phase.END) {
                     prune(made);
                 }

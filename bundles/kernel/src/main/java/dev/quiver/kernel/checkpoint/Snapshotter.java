@@ -86,6 +86,7 @@ final class Snapshotter {
     private ObjectId[] lastIds;
     private int[] lastModes;
     private int[] lastOrder;
+    private Path[] lastPaths;
     private Snapshot last;
 
     Snapshotter(Workspace workspace, LooseObjects objects, StatCache cache, Limits limits) {
@@ -112,10 +113,13 @@ final class Snapshotter {
         final int[] modes;
         final StatCache.Stat[] unknown;
         final String[] skipped;
+        /** Each file's path, kept from the last pass when the listing is the same one. */
+        final Path[] paths;
 
         Pass(List<String> listed) {
             this.listed = listed;
             this.count = Math.min(listed.size(), limits.files());
+            this.paths = listed == lastListed && lastPaths != null ? lastPaths : new Path[count];
             this.ids = new ObjectId[count];
             this.modes = new int[count];
             this.unknown = new StatCache.Stat[count];
@@ -124,9 +128,12 @@ final class Snapshotter {
 
         void look(int i) {
             String path = listed.get(i);
+            if (paths[i] == null) {
+                paths[i] = root.resolve(path);
+            }
             Map<String, Object> attributes;
             try {
-                attributes = Files.readAttributes(root.resolve(path), ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                attributes = Files.readAttributes(paths[i], ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
             } catch (NoSuchFileException gone) {
                 return; // removed since the listing: not there
             } catch (IOException e) {
@@ -172,7 +179,7 @@ final class Snapshotter {
         void read(int i, Workspace.Folder folder) {
             String path = listed.get(i);
             StatCache.Stat stat = unknown[i];
-            Path file = root.resolve(path);
+            Path file = paths[i];
             ObjectId id;
             try {
                 if ((stat.mode() & TYPE_MASK) == LINK) {
@@ -279,12 +286,18 @@ final class Snapshotter {
         lastIds = pass.ids;
         lastModes = pass.modes;
         lastOrder = order;
+        lastPaths = pass.paths;
         return last;
     }
 
-    /** Saves the stat cache for the next process (under the store's lock). */
-    void saveCache() throws IOException {
-        cache.save();
+    /**
+     * Saves the stat cache for the next process (under the store's lock): at the end of a turn, or when
+     * many files were read since it was saved; writing it costs more than the few reads it spares.
+     */
+    void saveCache(boolean endOfTurn) throws IOException {
+        if (endOfTurn || cache.unsaved() > 1000) {
+            cache.save();
+        }
     }
 
     /** The objects the stat cache names, which the next checkpoint may name without storing them again. */

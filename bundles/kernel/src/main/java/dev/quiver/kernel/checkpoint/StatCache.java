@@ -53,6 +53,8 @@ final class StatCache {
     /** The cache file as last read or written by this process; another process's write changes it. */
     private Object loaded;
     private boolean dirty;
+    /** Entries put since the file was last written. */
+    private final java.util.concurrent.atomic.AtomicInteger unsaved = new java.util.concurrent.atomic.AtomicInteger();
 
     StatCache(Path file) {
         this.file = file;
@@ -65,6 +67,11 @@ final class StatCache {
     void put(String path, Known known) {
         entries.put(path, known);
         dirty = true;
+        unsaved.incrementAndGet();
+    }
+
+    int unsaved() {
+        return unsaved.get();
     }
 
     /** Forgets the files that are no longer listed. */
@@ -150,6 +157,7 @@ final class StatCache {
             Files.deleteIfExists(temporary);
         }
         dirty = false;
+        unsaved.set(0);
         loaded = stamp();
     }
 

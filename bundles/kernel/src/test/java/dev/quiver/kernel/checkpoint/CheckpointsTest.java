@@ -529,7 +529,7 @@ class CheckpointsTest {
         assertEquals(read + 1, snapshotter.filesRead.get(), "the change time gave it away");
         assertNotEquals(first.tree(), second.tree());
 
-        snapshotter.saveCache();
+        snapshotter.saveCache(true);
         Checkpoints fresh = open(LIMITS);
         fresh.snapshotter().take();
         assertTrue(fresh.snapshotter().filesRead.get() <= 1, "a new process reads the stat cache the store keeps");
