@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.distribution.QuiverProcess.Run;
+import dev.quiver.testing.FileTrees;
 import dev.quiver.testing.OpenAiStub;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,21 +46,7 @@ class UndoEndToEndTest {
 
     /** Every entry of a folder: a file's mode and bytes, a link's text, a folder. */
     private static Map<String, String> tree(Path folder) throws IOException {
-        Map<String, String> tree = new TreeMap<>();
-        try (Stream<Path> paths = Files.walk(folder)) {
-            for (Path path : paths.toList()) {
-                String relative = folder.relativize(path).toString();
-                if (Files.isSymbolicLink(path)) {
-                    tree.put(relative, "link " + Files.readSymbolicLink(path));
-                } else if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-                    tree.put(relative, "folder");
-                } else {
-                    tree.put(relative, PosixFilePermissions.toString(Files.getPosixFilePermissions(path)) + " "
-                            + HexFormat.of().formatHex(Files.readAllBytes(path)));
-                }
-            }
-        }
-        return tree;
+        return FileTrees.of(folder, relative -> true);
     }
 
     @Test

@@ -5,16 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.langchain4j.http.client.jdk.JdkHttpClient;
-import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.chat.StreamingChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.quiver.api.Tool;
 import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.langchain4j.ModelProvider;
-import dev.quiver.langchain4j.ModelSettings;
 import dev.quiver.testing.OpenAiStub;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Files;
@@ -65,18 +60,7 @@ class ToolSetsSessionTest {
     private KernelSession open(String config, OpenAiStub stub) throws Exception {
         Files.createDirectories(root.resolve(".quiver"));
         Files.writeString(root.resolve(".quiver/config.json"), config);
-        ModelProvider provider = new ModelProvider() {
-            @Override
-            public ChatModel chatModel(ModelSettings settings) {
-                return OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl())
-                        .apiKey("test").modelName(settings.name()).maxRetries(0).build();
-            }
-
-            @Override
-            public StreamingChatModel streamingChatModel(ModelSettings settings) {
-                return null;
-            }
-        };
+        ModelProvider provider = StubModels.openAi(stub);
         SessionOptions options = new SessionOptions(root, Optional.empty(), false, false, false,
                 Optional.of("openai/test"), Optional.empty(), Optional.empty());
         return new KernelSession(new WorkspaceFactoryComponent().open(root), options,

@@ -7,10 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.UserMessage;
-import dev.langchain4j.http.client.jdk.JdkHttpClient;
-import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.chat.StreamingChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.SessionOptions;
@@ -19,7 +15,6 @@ import dev.quiver.api.host.UndoReport;
 import dev.quiver.kernel.checkpoint.Checkpoints;
 import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.langchain4j.ModelProvider;
-import dev.quiver.langchain4j.ModelSettings;
 import dev.quiver.testing.OpenAiStub;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Files;
@@ -65,21 +60,10 @@ class UndoSessionTest {
         framework.close();
     }
 
-    private KernelSession open(OpenAiStub stub, Optional<String> resume) throws Exception {
-        ModelProvider provider = new ModelProvider() {
-            @Override
-            public ChatModel chatModel(ModelSettings settings) {
-                return OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl())
-                        .apiKey("test").modelName(settings.name()).maxRetries(0).build();
-            }
-
-            @Override
-            public StreamingChatModel streamingChatModel(ModelSettings settings) {
-                return null;
-            }
-        };
+    private KernelSession open(OpenAiStub stub) throws Exception {
+        ModelProvider provider = StubModels.openAi(stub);
         SessionOptions options = new SessionOptions(root, Optional.empty(), true, false, false,
-                Optional.of("openai/test"), Optional.empty(), resume);
+                Optional.of("openai/test"), Optional.empty(), Optional.empty());
         return new KernelSession(new WorkspaceFactoryComponent().open(root), options,
                 Config.load(Optional.empty(), root, environment), framework.registry,
                 name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), List::of,
@@ -112,7 +96,7 @@ class UndoSessionTest {
                 OpenAiStub.calls(OpenAiStub.call("sh", command("rm -rf src"))),
                 OpenAiStub.text("Deleted."),
                 OpenAiStub.text("Here we are."));
-                KernelSession session = open(model, Optional.empty())) {
+                KernelSession session = open(model)) {
             session.send("take a note", new TurnListener() { });
             session.send("delete src", new TurnListener() { });
             assertFalse(Files.exists(root.resolve("src")));
@@ -148,7 +132,7 @@ class UndoSessionTest {
     @Test
     void aTurnThatChangedNoFileIsRewoundAlone() throws Exception {
         try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("Hello."));
-                KernelSession session = open(model, Optional.empty())) {
+                KernelSession session = open(model)) {
             session.send("hi", new TurnListener() { });
             UndoReport report = session.undo(1, false);
             assertEquals(List.of(), report.changes());
@@ -173,7 +157,7 @@ class UndoSessionTest {
                 OpenAiStub.calls(OpenAiStub.call("sh", command("echo one > one.txt"))),
                 OpenAiStub.calls(OpenAiStub.call("sh", command("echo two > two.txt"))),
                 OpenAiStub.text("Both written."));
-                KernelSession session = open(model, Optional.empty())) {
+                KernelSession session = open(model)) {
             session.send("write two files", listener);
             CallOutcome direct = session.call("sh", command("echo three > three.txt"), listener);
             assertEquals(CallOutcome.Status.OK, direct.status());

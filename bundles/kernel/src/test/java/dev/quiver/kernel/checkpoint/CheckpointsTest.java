@@ -13,6 +13,7 @@ import dev.quiver.api.host.Checkpoint;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.UndoReport;
 import dev.quiver.api.host.UndoReport.Kind;
+import dev.quiver.testing.FileTrees;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -93,21 +94,7 @@ class CheckpointsTest {
 
     /** Everything under the root but .git: each file's bytes and mode, each link's text, each folder. */
     private Map<String, String> tree() throws IOException {
-        Map<String, String> tree = new TreeMap<>();
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.filter(p -> !p.equals(root) && !root.relativize(p).startsWith(".git")).toList()) {
-                String relative = root.relativize(path).toString();
-                if (Files.isSymbolicLink(path)) {
-                    tree.put(relative, "link " + Files.readSymbolicLink(path));
-                } else if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-                    tree.put(relative, "folder");
-                } else {
-                    tree.put(relative, PosixFilePermissions.toString(Files.getPosixFilePermissions(path)) + " "
-                            + java.util.HexFormat.of().formatHex(Files.readAllBytes(path)));
-                }
-            }
-        }
-        return tree;
+        return FileTrees.of(root, relative -> !relative.startsWith(".git"));
     }
 
     /** The store's objects, to look at and to damage. */
