@@ -9,20 +9,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.UserMessage;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.HostException;
-import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.UndoReport;
 import dev.quiver.kernel.checkpoint.Checkpoints;
 import dev.quiver.kernel.conversation.SessionStore;
-import dev.quiver.langchain4j.ModelProvider;
 import dev.quiver.testing.OpenAiStub;
-import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,10 +43,7 @@ class UndoSessionTest {
     @BeforeEach
     void setUp() throws Exception {
         root = Files.createDirectories(temp.resolve("workspace")).toRealPath();
-        Path home = Files.createDirectories(temp.resolve("home"));
-        environment = Map.of("HOME", home.toString(), "XDG_CONFIG_HOME", home.resolve(".config").toString(),
-                "XDG_DATA_HOME", home.resolve(".local/share").toString(),
-                "XDG_STATE_HOME", home.resolve(".local/state").toString());
+        environment = StubSessions.environment(temp);
         framework = new Framework();
         framework.register(shell, "sh", "execute");
     }
@@ -61,13 +54,7 @@ class UndoSessionTest {
     }
 
     private KernelSession open(OpenAiStub stub) throws Exception {
-        ModelProvider provider = StubModels.openAi(stub);
-        SessionOptions options = new SessionOptions(root, Optional.empty(), true, false, false,
-                Optional.of("openai/test"), Optional.empty(), Optional.empty());
-        return new KernelSession(new WorkspaceFactoryComponent().open(root), options,
-                Config.load(Optional.empty(), root, environment), framework.registry,
-                name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), List::of,
-                SessionStore.fromEnvironment(environment), tool -> false, () -> { });
+        return StubSessions.open(root, environment, framework, stub, true);
     }
 
     private static String command(String command) {
