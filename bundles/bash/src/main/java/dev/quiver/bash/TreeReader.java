@@ -1,4 +1,4 @@
-package dev.quiver.kernel.shell;
+package dev.quiver.bash;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

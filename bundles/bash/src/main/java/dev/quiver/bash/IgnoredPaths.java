@@ -1,4 +1,4 @@
-package dev.quiver.kernel.shell;
+package dev.quiver.bash;
 
 /** Tells the guard which deletions only touch regenerable output. */
 @FunctionalInterface

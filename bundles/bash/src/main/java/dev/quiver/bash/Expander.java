@@ -1,4 +1,4 @@
-package dev.quiver.kernel.shell;
+package dev.quiver.bash;
 
 import java.util.ArrayList;
 import java.util.List;

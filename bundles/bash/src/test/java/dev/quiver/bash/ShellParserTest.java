@@ -1,4 +1,4 @@
-package dev.quiver.kernel.shell;
+package dev.quiver.bash;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.junit.jupiter.api.Assertions.assertEquals;

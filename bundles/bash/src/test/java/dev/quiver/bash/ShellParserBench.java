@@ -1,10 +1,10 @@
-package dev.quiver.kernel.shell;
+package dev.quiver.bash;
 
 import java.util.Optional;
 
 /**
  * Not a test: measures parse + guard of a 10-part compound command. Run with
- * {@code java -cp <test classpath> dev.quiver.kernel.shell.ShellParserBench [iterations]}.
+ * {@code java -cp <test classpath> dev.quiver.bash.ShellParserBench [iterations]}.
  */
 public final class ShellParserBench {
 

@@ -1,4 +1,4 @@
-package dev.quiver.kernel.shell;
+package dev.quiver.bash;
 
 /** Quote removal and small text helpers shared by the parser and the guard. */
 final class ShellText {
