@@ -162,7 +162,7 @@ final class CallChain {
         if (prepared.error() != null) {
             return new Verdict(Decision.DENY, PermissionEngine.BY_DEFAULT, prepared.error());
         }
-        return applyYolo(decide(prepared, false).verdict());
+        return applyYolo(decide(prepared, false));
     }
 
     /** Runs a call through the whole chain. */
@@ -191,7 +191,7 @@ final class CallChain {
                     new Verdict(Decision.DENY, PermissionEngine.BY_DEFAULT, "the arguments are invalid"));
         }
         Decided decided = decide(prepared, true);
-        Verdict verdict = applyYolo(decided.verdict());
+        Verdict verdict = applyYolo(decided);
         String instead = "";
         if (verdict.decision() == Decision.ASK) {
             if (modes.interactive()) {
@@ -210,6 +210,10 @@ final class CallChain {
                         instead = answer.instead();
                     }
                 }
+            } else if (decided.unjudgeable()) {
+                verdict = new Verdict(Decision.DENY, BY_MODE, verdict.reason() + " No one can approve calls in this "
+                        + "session, so it was refused. Write the command so that every part is known before it runs "
+                        + "(literal command words, no eval of computed text), or ask the user to run it.");
             } else {
                 verdict = new Verdict(Decision.DENY, BY_MODE, verdict.reason() + " No one can approve calls in this "
                         + "session, so it was refused: it needs the user's approval. The user can allow it with a "
@@ -244,8 +248,10 @@ final class CallChain {
         }
     }
 
-    private Verdict applyYolo(Verdict verdict) {
-        if (verdict.decision() == Decision.ASK && modes.yolo()) {
+    /** --yolo turns an ask into an allow, except where the call cannot be judged. */
+    private Verdict applyYolo(Decided decided) {
+        Verdict verdict = decided.verdict();
+        if (verdict.decision() == Decision.ASK && modes.yolo() && !decided.unjudgeable()) {
             return new Verdict(Decision.ALLOW, BY_MODE, "--yolo turns asks into allows (" + verdict.reason() + ")");
         }
         return verdict;

@@ -125,6 +125,27 @@ class CallChainTest {
     }
 
     @Test
+    void aCommandThatCannotBeJudgedRunsNeitherByRuleNorByYoloAndIsDeniedHeadless() throws Exception {
+        framework.register(new TestTools.Subjects("bash", dev.quiver.api.Subject.Kind.COMMAND), "bash", "execute");
+        RuleSet allowAll = rules("{\"bash\":\"allow\"}");
+        for (String command : List.of("$CMD -rf src", "x=rm; $x -rf src", "echo $( (")) {
+            CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5), allowAll);
+            Verdict checked = yolo.check(framework.registry.snapshot(), "bash",
+                    "{\"subject\":" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(command) + "}");
+            assertEquals(Decision.ASK, checked.decision(), command + ": " + checked);
+            assertTrue(checked.reason().contains("cannot be judged"), checked.reason());
+            CallOutcome ran = run(yolo, "bash", "{\"subject\":"
+                    + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(command) + "}");
+            assertEquals(Status.DENIED, ran.status(), command);
+            assertEquals("mode", ran.verdict().by());
+            assertFalse(ran.output().contains("run with --yolo"), ran.output());
+        }
+        // an ordinary ask is still turned into an allow by --yolo
+        CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5), RuleSet.empty());
+        assertEquals(Status.OK, run(yolo, "bash", "{\"subject\":\"ls -la\"}").status());
+    }
+
+    @Test
     void askWithoutAPersonIsDeniedAndYoloAllowsIt() throws Exception {
         TestTools.Echo writer = new TestTools.Echo("write_echo");
         framework.register(writer, "write_echo", "write");

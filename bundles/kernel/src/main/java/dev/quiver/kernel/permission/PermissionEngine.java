@@ -60,7 +60,18 @@ public final class PermissionEngine {
     }
 
     /** One judged part of a call: a path, a simple command, a URL. */
-    private record Part(String text, Decision decision, String by, String reason, Optional<Rule> rule, boolean grantable) {
+    private record Part(String text, Decision decision, String by, String reason, Optional<Rule> rule, boolean grantable,
+            boolean unjudgeable) {
+
+        Part(String text, Decision decision, String by, String reason, Optional<Rule> rule, boolean grantable) {
+            this(text, decision, by, reason, rule, grantable, false);
+        }
+
+        /** A part whose meaning depends on run-time values: it asks, and nothing but the user can allow it. */
+        static Part unjudgeable(String text, String reason) {
+            return new Part(text, Decision.ASK, BY_DEFAULT, reason + " No rule and no --yolo can allow it; only the user can.",
+                    Optional.empty(), false, true);
+        }
     }
 
     /**
@@ -115,15 +126,18 @@ public final class PermissionEngine {
         }
         Part strictest = granted.get(0);
         for (Part part : granted) {
-            if (part.decision().ordinal() > strictest.decision().ordinal()) {
+            // among asks, the one nobody but the user can allow is the reason given
+            if (part.decision().ordinal() > strictest.decision().ordinal()
+                    || (part.decision() == strictest.decision() && part.unjudgeable() && !strictest.unjudgeable())) {
                 strictest = part;
             }
         }
         String reason = granted.size() > 1 && strictest.decision() != Decision.ALLOW
                 ? shorten(strictest.text()) + ": " + strictest.reason() : strictest.reason();
         Verdict verdict = new Verdict(strictest.decision(), strictest.by(), reason);
+        boolean unjudgeable = verdict.decision() == Decision.ASK && granted.stream().anyMatch(Part::unjudgeable);
         return new Decided(verdict, strictest.rule(), verdict.decision() == Decision.ASK
-                ? grant(granted, subjects, rulesOnNames) : List.of());
+                ? grant(granted, subjects, rulesOnNames) : List.of(), unjudgeable);
     }
 
     /** The values of a call's name subjects. */
@@ -195,8 +209,7 @@ public final class PermissionEngine {
     private List<Part> shell(String tool, ParsedCommand parsed, boolean table, Fallback fallback, boolean ruled) {
         List<Part> parts = new ArrayList<>();
         if (parsed == null) {
-            parts.add(new Part("?", Decision.ASK, BY_DEFAULT, "the command could not be read; it needs approval.",
-                    Optional.empty(), false));
+            parts.add(Part.unjudgeable("?", "the command could not be read, so it cannot be judged."));
             return parts;
         }
         for (SimpleCommand command : parsed.commands()) {
@@ -208,10 +221,11 @@ public final class PermissionEngine {
                 continue;
             }
             if (command.computedName()) {
-                Decision decision = fallback.decision() == Decision.DENY ? Decision.DENY : Decision.ASK;
-                parts.add(new Part(text, decision, BY_DEFAULT, "its command word is computed at run time ("
-                        + shorten(command.name().value()) + "), so no rule can match it; it needs approval.",
-                        Optional.empty(), false));
+                String why = "its command word is computed at run time (" + shorten(command.name().value())
+                        + "), so it cannot be judged.";
+                parts.add(fallback.decision() == Decision.DENY
+                        ? new Part(text, Decision.DENY, BY_DEFAULT, why, Optional.empty(), false)
+                        : Part.unjudgeable(text, why));
                 continue;
             }
             if (ruled) {
@@ -225,9 +239,8 @@ public final class PermissionEngine {
             }
         }
         if (!parsed.complete()) {
-            parts.add(new Part(shorten(parsed.source()), Decision.ASK, BY_DEFAULT,
-                    "the command could not be parsed completely, so it cannot be allowed without approval.",
-                    Optional.empty(), false));
+            parts.add(Part.unjudgeable(shorten(parsed.source()),
+                    "the command could not be parsed completely, so it cannot be judged."));
         }
         if (parts.isEmpty() && ruled) {
             parts.add(decideText(tool, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
