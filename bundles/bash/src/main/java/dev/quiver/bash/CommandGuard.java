@@ -1,5 +1,6 @@
 package dev.quiver.bash;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -8,26 +9,31 @@ import java.util.regex.Pattern;
 
 /**
  * The built-in guard: refuses commands that destroy work or the machine whatever the rules say.
- * It looks at every simple command of a parse (so wrappers, {@code bash -c}, {@code eval},
- * pipelines, subshells and substitutions hide nothing) and at the pipelines and functions around
- * them. It refuses:
+ * It asks {@link CommandModel} what every simple command of a parse does (so wrappers, {@code bash -c},
+ * {@code eval}, pipelines, subshells and substitutions hide nothing, and options are read as the
+ * program reads them) and looks at the pipelines and functions around them. It refuses:
  *
  * <ul>
- *   <li>forced or recursive deletion ({@code rm -r}/{@code -f} in any spelling, {@code find -delete},
- *       {@code find -exec rm}, {@code xargs rm}) unless every path is literal and git-ignored inside
- *       the workspace; {@code rm -rf /} and {@code ~} always;
- *   <li>git commands that discard work: {@code reset --hard}, {@code clean -f} (not with
- *       {@code -n}), {@code checkout .}, {@code restore .} (not {@code --staged} alone), forced
- *       pushes, {@code branch -D}, {@code stash drop}/{@code clear};
+ *   <li>forced or recursive deletion ({@code rm} with {@code -r}/{@code -f} in any spelling,
+ *       {@code find -delete}, {@code find -exec rm}, {@code xargs rm}, {@code shred}, {@code rsync --delete})
+ *       unless every path leads, on the real file system, into git-ignored output inside the workspace
+ *       (see {@link #deletable}); {@code .git} is never such output;
+ *   <li>git commands that discard work: {@code reset --hard}/{@code --merge}/{@code --keep}, {@code clean}
+ *       (but a dry run, or {@code -X}), {@code checkout -f}, {@code switch -f}, {@code checkout} and
+ *       {@code restore} of everything (magic, globs, folders), forced pushes ({@code -f},
+ *       {@code --force-with-lease}, {@code --mirror}, {@code +ref}), {@code branch -D}, {@code stash
+ *       drop}/{@code clear}, {@code update-ref -d}, {@code reflog expire}/{@code delete}, {@code gc
+ *       --prune=}, {@code prune}, {@code filter-branch}, {@code filter-repo}, {@code worktree remove
+ *       --force}; through aliases too, and a {@code !} alias's shell code is checked as a command line;
  *   <li>SQL that drops or empties tables (see {@link #SQL_ANY}, {@link #SQL_CLIENT}, {@link #TEXT_ONLY});
  *   <li>{@code mkfs*}, {@code dd of=/dev/...}, writing to a disk device; {@code chmod 777};
  *       shutdown and reboot; fork bombs; a download piped or substituted into a shell or interpreter.
  * </ul>
  *
- * <p>Commands whose name is computed ({@code $CMD x}) are not refused here unless the computed
- * name is a download or a plain {@code $(echo rm)}/{@code $(which rm)}: the permission engine must
- * never allow a computed name by rule. Nor is a parse's incompleteness a reason to refuse: the
- * guard refuses what it can read, the engine must not allow an incomplete parse.
+ * <p>What depends on run-time values is the permission engine's: a computed command word
+ * ({@code $CMD x}) is not refused here unless it is a download or a readable {@code $(echo rm)}, and a
+ * computed option ({@code rm $x src}) is not either ({@link CommandModel#unjudgeable()} makes the
+ * engine ask). Nor is a parse's incompleteness a reason to refuse: the guard refuses what it can read.
  */
 public final class CommandGuard {
 
@@ -61,16 +67,18 @@ public final class CommandGuard {
     private static final Set<String> DOWNLOADERS = Set.of(
             "curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "GET", "aria2c");
 
-    private static final Pattern INTERPRETER = Pattern.compile(
-            "python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|php[0-9.]*|lua[0-9.]*|deno|bun");
-
     private static final Pattern DISK = Pattern.compile(
             "^/dev/(sd[a-z]|nvme[0-9]|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk[0-9]|disk/|mapper/|md[0-9]|dm-[0-9])");
 
-    private static final Set<String> SAFE_DEVICES = Set.of(
-            "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/full");
-
     private static final Pattern WORLD_WRITABLE = Pattern.compile("0*777|[ugo]*a[ugo]*[+=]rwx[Xst]*|ugo[+=]rwx[Xst]*");
+
+    /** Programs that can leave a symbolic link (or a folder holding one) where a path of the line leads. */
+    private static final Set<String> LINK_MAKERS = Set.of("ln", "cp", "mv", "install", "tar", "bsdtar", "unzip", "cpio",
+            "rsync", "patch", "7z", "7za", "eval", "source", ".");
+    /** git subcommands that write the working tree, where a tracked symbolic link may appear. */
+    private static final Set<String> GIT_CHECKOUTS = Set.of("checkout", "switch", "restore", "reset", "merge", "pull",
+            "stash", "clone", "am", "apply", "cherry-pick", "rebase", "revert", "worktree", "submodule", "read-tree",
+            "checkout-index", "sparse-checkout");
 
     private CommandGuard() {
     }
@@ -78,31 +86,58 @@ public final class CommandGuard {
     /**
      * A refusal reason (naming the command and why, and telling the model to ask the user) when
      * any simple command of {@code command} is destructive; empty otherwise.
+     *
+     * @param where the workspace the line runs in; null when there is none, so no deletion is of build output
      */
-    public static Optional<String> refusal(ParsedCommand command, IgnoredPaths ignored) {
+    public static Optional<String> refusal(ParsedCommand command, ShellWorkspace where) {
         try {
-            return Optional.ofNullable(check(command, ignored == null ? IgnoredPaths.NONE : ignored, 0));
+            return Optional.ofNullable(check(command, where, 0));
         } catch (RuntimeException | StackOverflowError e) {
             return Optional.of("The built-in guard could not check this command (" + e.getClass().getSimpleName()
                     + "), so it is refused." + ASK);
         }
     }
 
-    private static String check(ParsedCommand parsed, IgnoredPaths ignored, int depth) {
-        List<SimpleCommand> commands = parsed.commands();
-        Boolean findRootsIgnored = null;
-        for (SimpleCommand c : commands) {
-            if (c.name().literal() && c.baseName().equals("find")) {
-                findRootsIgnored = findRootsIgnored(c, ignored);
+    /** One line being checked: its models and what the deletions in it may assume. */
+    private record Line(List<CommandModel> models, ShellWorkspace where, int depth) {
+
+        /** Whether a command of the line other than {@code self} could leave a link where a path leads. */
+        boolean linkMakerBesides(CommandModel self) {
+            for (CommandModel m : models) {
+                if (m != self && linkMaker(m)) {
+                    return true;
+                }
             }
-            String why = command(c, ignored, findRootsIgnored, depth);
+            return false;
+        }
+    }
+
+    private static boolean linkMaker(CommandModel m) {
+        String p = m.program();
+        return !m.command().name().literal() || LINK_MAKERS.contains(p) || m.runsCode() || m.code() == Programs.Code.SCRIPT
+                || (p.equals("git") && GIT_CHECKOUTS.contains(m.subcommand()));
+    }
+
+    private static String check(ParsedCommand parsed, ShellWorkspace where, int depth) {
+        Line line = new Line(CommandModel.line(parsed, where), where, depth);
+        CommandModel find = null;
+        List<Path> deleted = new ArrayList<>();
+        for (CommandModel m : line.models()) {
+            if (m.command().name().literal() && m.program().equals("find")) {
+                find = m;
+            }
+            String why = command(m, line, find, deleted);
             if (why != null) {
                 return why;
             }
         }
+        String why = movedThenDeleted(line, deleted);
+        if (why != null) {
+            return why;
+        }
         Structure.CommandList list = ShellParser.commandList(parsed);
         for (Structure.Pipeline p : list.structure.pipelines) {
-            String why = pipeline(list, p, ignored, depth);
+            why = pipeline(list, p, where, depth);
             if (why != null) {
                 return why;
             }
@@ -135,58 +170,55 @@ public final class CommandGuard {
         return b.toString().trim();
     }
 
-    private static String command(SimpleCommand c, IgnoredPaths ignored, Boolean findRootsIgnored, int depth) {
-        for (Redirect r : c.redirects()) {
-            if (r.writes() && r.target().literal() && DISK.matcher(r.target().value()).find()) {
-                return refuse(c, "it writes to the disk device " + r.target().value());
+    private static String command(CommandModel m, Line line, CommandModel find, List<Path> deleted) {
+        SimpleCommand c = m.command();
+        for (Word w : m.writes()) {
+            if (w.literal() && DISK.matcher(w.value()).find()) {
+                return refuse(c, "it writes to the disk device " + w.value());
             }
         }
-        String base;
-        if (c.name().literal()) {
-            base = c.baseName();
-        } else {
-            if (mentionsDownload(c.name().value(), depth)) {
-                return refuse(c, "it runs the output of a download as a command");
-            }
-            base = resolveComputed(c.name().value());
+        if (!c.name().literal() && mentionsDownload(c.name().value(), line.depth())) {
+            return refuse(c, "it runs the output of a download as a command");
         }
-        String sql = sql(c, base);
+        String base = m.program();
+        String sql = sql(c, base.isEmpty() ? null : base);
         if (sql != null) {
             return sql;
         }
-        if (base == null) {
-            return null;
+        for (Word code : m.shellCode()) {
+            if (code.literal() && line.depth() < MAX_DEPTH) {
+                String why = check(ShellParser.parse(code.value()), line.where(), line.depth() + 1);
+                if (why != null) {
+                    return why;
+                }
+            }
         }
-        List<Word> args = c.args();
         if (base.startsWith("mkfs") || base.equals("mke2fs") || base.equals("mkswap")) {
             return refuse(c, "it formats a file system");
         }
+        List<Word> args = c.args();
         switch (base) {
             case "rm":
-                return rm(c, ignored, findRootsIgnored);
+                return rm(m, line, find, deleted);
+            case "shred":
+                return deletions(m, line, m.writes(), "it overwrites files beyond recovery", deleted);
             case "find":
-                return find(c, ignored);
+                return find(m, line, deleted);
+            case "rsync":
+                return m.deletes().isEmpty() || !m.options().stream().anyMatch(o -> o.name().startsWith("--del")) ? null
+                        : deletions(m, line, m.writes(), "it deletes what the source lacks from", deleted);
             case "git":
-                return git(c);
+                return git(m, line);
             case "dd":
-                for (Word a : args) {
-                    if (a.literal() && a.value().startsWith("of=/dev/") && !SAFE_DEVICES.contains(a.value().substring(3))) {
-                        return refuse(c, "it writes to the device " + a.value().substring(3));
-                    }
-                }
-                return null;
-            case "tee", "cp", "shred", "wipefs":
-                // cp writes to its last argument only; the others write to every one
-                for (int k = base.equals("cp") ? args.size() - 1 : 0; k >= 0 && k < args.size(); k++) {
-                    Word a = args.get(k);
-                    if (a.literal() && DISK.matcher(a.value()).find()) {
-                        return refuse(c, "it writes to the disk device " + a.value());
+                for (Word w : m.writes()) {
+                    if (w.literal() && w.value().startsWith("/dev/")) {
+                        return refuse(c, "it writes to the device " + w.value());
                     }
                 }
                 return null;
             case "chmod":
-                for (Word a : args) {
-                    if (a.literal() && !a.value().startsWith("-")) {
+                for (Word a : m.operands()) {
+                    if (a.literal()) {
                         for (String part : a.value().split(",")) {
                             if (WORLD_WRITABLE.matcher(part).matches()) {
                                 return refuse(c, "it makes files writable by everyone (" + a.value() + ")");
@@ -211,307 +243,248 @@ public final class CommandGuard {
                 }
                 return null;
             default:
-                return codeRunner(c, base, ignored, depth);
+                return codeRunner(m, line.where(), line.depth());
         }
     }
 
     // ---- deletion
 
-    private static String rm(SimpleCommand c, IgnoredPaths ignored, Boolean findRootsIgnored) {
-        boolean recursive = false;
-        boolean force = false;
-        boolean dashes = false;
-        List<Word> paths = new ArrayList<>();
-        for (Word a : c.args()) {
-            String v = a.value();
-            if (!a.literal() || dashes || !v.startsWith("-") || v.equals("-")) {
-                paths.add(a);
-            } else if (v.equals("--")) {
-                dashes = true;
-            } else if (v.startsWith("--")) {
-                recursive |= v.equals("--recursive");
-                force |= v.equals("--force");
-            } else {
-                recursive |= v.indexOf('r') > 0 || v.indexOf('R') > 0;
-                force |= v.indexOf('f') > 0;
-            }
-        }
+    private static String rm(CommandModel m, Line line, CommandModel find, List<Path> deleted) {
+        SimpleCommand c = m.command();
         for (String w : c.wrappers()) {
             if (w.equals("xargs")) {
                 return refuse(c, "it deletes the paths xargs reads from its input, which cannot be checked");
             }
             if (w.startsWith("find ")) {
                 // the paths are find's placeholders: what counts is where find looks
-                return Boolean.TRUE.equals(findRootsIgnored) ? null
-                        : refuse(c, "it deletes what find finds outside git-ignored build output");
+                return find == null ? refuse(c, "it deletes what find finds, which cannot be checked")
+                        : findRoots(find, line, "it deletes what find finds", deleted);
             }
         }
-        if (!recursive && !force) {
+        boolean recursive = m.has("--recursive");
+        if (!recursive && !m.has("--force")) {
             return null;
         }
-        for (Word p : paths) {
+        for (Word p : m.deletes()) {
             if (p.literal() && (p.value().equals("/") || p.value().startsWith("~") || p.value().equals("/*"))) {
                 return refuse(c, "it deletes " + (p.value().startsWith("~") ? "the home directory" : "the root directory"));
             }
         }
+        return deletions(m, line, m.deletes(), "it deletes " + (recursive ? "recursively" : "by force"), deleted);
+    }
+
+    private static String find(CommandModel m, Line line, List<Path> deleted) {
+        return m.has("-delete") ? findRoots(m, line, "it deletes what find finds", deleted) : null;
+    }
+
+    /** A deletion by find (-delete, or a command of -exec): every starting point must be build output, and links not followed. */
+    private static String findRoots(CommandModel find, Line line, String what, List<Path> deleted) {
+        if (find.has("-L") || find.has("-follow")) {
+            return refuse(find.command(), what + " following symbolic links, which can lead anywhere");
+        }
+        List<Word> roots = find.deletes().isEmpty() ? find.operands() : find.deletes();
+        return deletions(find, line, roots.isEmpty() ? List.of(Word.literal(".")) : roots, what, deleted);
+    }
+
+    /** Refuses unless every path only removes git-ignored files inside the workspace; records what it removes. */
+    private static String deletions(CommandModel m, Line line, List<Word> paths, String what, List<Path> deleted) {
         for (Word p : paths) {
-            if (!deletable(p, ignored)) {
-                return refuse(c, "it deletes " + (recursive ? "recursively" : "by force")
-                        + " outside git-ignored build output (" + ShellText.abbreviate(p.value(), 60) + ")");
+            String why = deletable(m, p, line, deleted);
+            if (why != null) {
+                return refuse(m.command(), what + " outside git-ignored build output (" + ShellText.abbreviate(p.value(), 60)
+                        + (why.isEmpty() ? "" : ": " + why) + ")");
             }
         }
         return null;
     }
 
-    private static String find(SimpleCommand c, IgnoredPaths ignored) {
-        for (Word a : c.args()) {
-            if (a.literal() && a.value().equals("-delete")) {
-                return findRootsIgnored(c, ignored) ? null
-                        : refuse(c, "it deletes what find finds outside git-ignored build output");
+    /**
+     * Null when deleting this path only removes git-ignored files inside the workspace, else why not
+     * (empty when it is simply not such output). The path is resolved as the system will resolve it
+     * (links followed, globs listed, {@code ~} expanded) from every folder the command may run in, and
+     * each place it leads must be inside the workspace and outside every {@code .git}, and be ignored by
+     * git or not exist at all (deleting it removes nothing).
+     * A path that climbs back ({@code a/..}) or passes through a folder another command of the line
+     * could make a link is not trusted from its text.
+     */
+    static String deletable(CommandModel m, Word path, Line line, List<Path> deleted) {
+        ShellWorkspace where = line.where();
+        if (!path.literal()) {
+            return "computed at run time";
+        }
+        if (where == null) {
+            return "";
+        }
+        boolean absolute = path.value().startsWith("/") || path.value().startsWith("~");
+        List<Path> folders = m.folders(where);
+        if (folders == null && !absolute) {
+            return "the folder it runs in is not known";
+        }
+        for (Path cwd : folders == null ? List.of(where.root()) : folders) {
+            PathResolver.Resolution r = PathResolver.resolve(path.value(), cwd, where.home(), false, true);
+            if (!r.known()) {
+                return r.unknown();
+            }
+            for (PathResolver.Target t : r.targets()) {
+                Path p = t.path();
+                Path root = where.root();
+                if (!p.startsWith(root) || p.equals(root)) {
+                    return "";
+                }
+                for (Path name : root.relativize(p)) {
+                    if (name.toString().equalsIgnoreCase(".git")) {
+                        return "the repository's .git folder is never build output";
+                    }
+                }
+                if (root.relativize(p).getName(0).toString().equalsIgnoreCase(".quiver")) {
+                    return "";
+                }
+                if (t.followed() && line.linkMakerBesides(m)) {
+                    return "a folder on its way could become a symbolic link by another command of the line";
+                }
+                // what is not there removes nothing (unless the line moves work there: see movedThenDeleted)
+                if (t.exists() && !where.isIgnored(p)) {
+                    return "";
+                }
+                deleted.add(p);
             }
         }
         return null;
     }
 
-    /** True when find's starting points are all literal, git-ignored paths in the workspace. */
-    private static boolean findRootsIgnored(SimpleCommand c, IgnoredPaths ignored) {
-        List<Word> args = c.args();
-        int j = 0;
-        while (j < args.size() && args.get(j).literal() && Set.of("-H", "-L", "-P").contains(args.get(j).value())) {
-            j++;
-        }
-        int roots = 0;
-        for (; j < args.size(); j++) {
-            Word a = args.get(j);
-            if (a.literal() && (a.value().startsWith("-") || a.value().equals("(") || a.value().equals("!"))) {
-                break;
-            }
-            if (!deletable(a, ignored)) {
-                return false;
-            }
-            roots++;
-        }
-        return roots > 0;
-    }
-
-    /** True when a deletion of this path only removes git-ignored files inside the workspace. */
-    static boolean deletable(Word path, IgnoredPaths ignored) {
-        if (!path.literal() || path.value().isEmpty() || path.value().startsWith("~")) {
-            return false;
-        }
-        List<String> expanded = new ArrayList<>();
-        if (!braces(path.value(), expanded, 0)) {
-            return false;
-        }
-        for (String e : expanded) {
-            String p = e;
-            int glob = firstGlob(e);
-            if (glob >= 0) {
-                int slash = e.lastIndexOf('/', glob);
-                if (slash <= 0) {
-                    return false;
-                }
-                p = e.substring(0, slash);
-            }
-            String normalized = normalize(p);
-            if (normalized == null || !ignored.ignoredInsideWorkspace(normalized)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int firstGlob(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '*' || c == '?' || c == '[') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** {@code a/./b/../c} as {@code a/c}; null for the root, the workspace root, or a path above it. */
-    static String normalize(String p) {
-        boolean absolute = p.startsWith("/");
-        List<String> parts = new ArrayList<>();
-        for (String part : p.split("/")) {
-            if (part.isEmpty() || part.equals(".")) {
-                continue;
-            }
-            if (part.equals("..")) {
-                if (parts.isEmpty()) {
-                    return null;
-                }
-                parts.remove(parts.size() - 1);
-            } else {
-                parts.add(part);
-            }
-        }
-        if (parts.isEmpty()) {
+    /**
+     * {@code mv src build/ && rm -rf build}: what a command moves into a folder the line deletes is
+     * deleted too, so the moved paths must be build output as well.
+     */
+    private static String movedThenDeleted(Line line, List<Path> deleted) {
+        if (deleted.isEmpty()) {
             return null;
         }
-        return (absolute ? "/" : "") + String.join("/", parts);
-    }
-
-    /** Brace expansion ({@code {a,b}}); false when it would give more than 64 words. */
-    private static boolean braces(String s, List<String> out, int level) {
-        int open = -1;
-        int depth = 0;
-        int comma = -1;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '{') {
-                if (depth++ == 0) {
-                    open = i;
-                    comma = -1;
+        for (CommandModel m : line.models()) {
+            if (m.deletes().isEmpty() || m.writes().isEmpty() || m.program().equals("rm") || m.program().equals("shred")) {
+                continue;
+            }
+            for (Word w : m.writes()) {
+                if (intoDeleted(m, w, line.where(), deleted)) {
+                    return deletions(m, line, m.deletes(), "it moves files into " + w.value() + ", which the line deletes,",
+                            new ArrayList<>());
                 }
-            } else if (c == '}' && depth > 0) {
-                if (--depth == 0 && comma > 0) {
-                    List<String> alternatives = new ArrayList<>();
-                    int d = 0;
-                    int from = open + 1;
-                    for (int k = open + 1; k < i; k++) {
-                        char ch = s.charAt(k);
-                        if (ch == '{') {
-                            d++;
-                        } else if (ch == '}') {
-                            d--;
-                        } else if (ch == ',' && d == 0) {
-                            alternatives.add(s.substring(from, k));
-                            from = k + 1;
-                        }
-                    }
-                    alternatives.add(s.substring(from, i));
-                    String prefix = s.substring(0, open);
-                    String suffix = s.substring(i + 1);
-                    for (String alt : alternatives) {
-                        if (level > 8 || out.size() > 64 || !braces(prefix + alt + suffix, out, level + 1)) {
-                            return false;
-                        }
-                    }
-                    return out.size() <= 64;
-                }
-            } else if (c == ',' && depth == 1) {
-                comma = i;
             }
         }
-        out.add(s);
-        return out.size() <= 64;
+        return null;
+    }
+
+    private static boolean intoDeleted(CommandModel m, Word w, ShellWorkspace where, List<Path> deleted) {
+        List<Path> folders = m.folders(where);
+        if (!w.literal() || folders == null) {
+            return true;
+        }
+        for (Path cwd : folders) {
+            PathResolver.Resolution r = PathResolver.resolve(w.value(), cwd, where.home(), true);
+            if (!r.known()) {
+                return true;
+            }
+            for (PathResolver.Target t : r.targets()) {
+                if (deleted.stream().anyMatch(d -> t.path().startsWith(d))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     // ---- git
 
-    private static String git(SimpleCommand c) {
-        List<Word> args = c.args();
-        int j = 0;
-        while (j < args.size() && args.get(j).literal() && args.get(j).value().startsWith("-")) {
-            String v = args.get(j).value();
-            boolean takesValue = Set.of("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-                    "--exec-path", "--super-prefix").contains(v) && !v.contains("=");
-            j += takesValue ? 2 : 1;
-        }
-        if (j >= args.size() || !args.get(j).literal()) {
-            return null;
-        }
-        String sub = args.get(j).value();
-        List<Word> rest = args.subList(j + 1, args.size());
-        switch (sub) {
+    private static String git(CommandModel m, Line line) {
+        SimpleCommand c = m.command();
+        List<Word> operands = m.operands();
+        String first = operands.isEmpty() || !operands.get(0).literal() ? "" : operands.get(0).value();
+        switch (m.subcommand()) {
             case "reset":
-                return has(rest, "--hard") ? refuse(c, "it discards uncommitted changes") : null;
-            case "clean": {
-                boolean force = has(rest, "--force") || cluster(rest, 'f');
-                boolean dryRun = has(rest, "--dry-run") || cluster(rest, 'n');
-                return force && !dryRun ? refuse(c, "it deletes untracked files") : null;
-            }
+                return m.has("--hard") || m.has("--merge") || m.has("--keep")
+                        ? refuse(c, "it discards uncommitted changes") : null;
+            case "clean":
+                // without a dry run it deletes, whatever -f says: clean.requireForce can be off in a config
+                // or a GIT_CONFIG_* variable; -X alone removes only what git ignores
+                boolean ignoredOnly = m.has("-X") && !m.has("-x") && !m.has("--exclude");
+                return m.has("--dry-run") || ignoredOnly ? null : refuse(c, "it deletes untracked files");
             case "checkout":
-                return everything(pathspecs(rest, Set.of("-b", "-B", "--orphan", "--conflict", "--pathspec-from-file")))
-                        ? refuse(c, "it discards uncommitted changes in every file") : null;
-            case "restore": {
-                boolean staged = has(rest, "--staged") || cluster(rest, 'S');
-                boolean worktree = has(rest, "--worktree") || cluster(rest, 'W');
-                if (staged && !worktree) {
+                if (m.has("--force")) {
+                    return refuse(c, "it discards uncommitted changes");
+                }
+                return everything(m, line) ? refuse(c, "it discards uncommitted changes in every file it names") : null;
+            case "switch":
+                return m.has("--force") ? refuse(c, "it discards uncommitted changes") : null;
+            case "restore":
+                if (m.has("--staged") && !m.has("--worktree")) {
                     return null;
                 }
-                return everything(pathspecs(rest, Set.of("-s", "--source", "--pathspec-from-file")))
-                        ? refuse(c, "it discards uncommitted changes in every file") : null;
-            }
+                return everything(m, line) ? refuse(c, "it discards uncommitted changes in every file it names") : null;
+            case "rm":
+                return m.has("--force") && !m.has("--cached") && everything(m, line)
+                        ? refuse(c, "it deletes files with their uncommitted changes") : null;
             case "push":
-                for (Word a : rest) {
-                    String v = a.value();
-                    if (!a.literal()) {
-                        continue;
-                    }
-                    if (v.equals("--force") || v.equals("--force-with-lease") || v.startsWith("--force-with-lease=")
-                            || v.equals("--mirror")
-                            || (ShellText.isShortCluster(v) && v.indexOf('f') > 0) || (v.startsWith("+") && v.length() > 1)) {
-                        return refuse(c, "it force-pushes, which can overwrite commits on the remote");
-                    }
+                if (m.has("--force") || m.has("--force-with-lease") || m.has("--mirror")
+                        || operands.stream().anyMatch(w -> w.literal() && w.value().startsWith("+") && w.value().length() > 1)) {
+                    return refuse(c, "it force-pushes, which can overwrite commits on the remote");
                 }
                 return null;
-            case "branch": {
-                boolean deleteForce = cluster(rest, 'D');
-                boolean delete = has(rest, "--delete") || cluster(rest, 'd');
-                boolean force = has(rest, "--force") || cluster(rest, 'f');
-                return deleteForce || (delete && force) ? refuse(c, "it deletes a branch even if it is not merged") : null;
-            }
+            case "branch":
+                return m.has("-D") || (m.has("--delete") && m.has("--force"))
+                        ? refuse(c, "it deletes a branch even if it is not merged") : null;
             case "stash":
-                for (Word a : rest) {
-                    if (a.literal() && !a.value().startsWith("-")) {
-                        return a.value().equals("drop") || a.value().equals("clear")
-                                ? refuse(c, "it deletes stashed changes") : null;
-                    }
-                }
-                return null;
+                return first.equals("drop") || first.equals("clear") ? refuse(c, "it deletes stashed changes") : null;
+            case "update-ref":
+                return m.has("-d") || m.has("--stdin") ? refuse(c, "it deletes or rewrites a reference") : null;
+            case "symbolic-ref":
+                return m.has("--delete") ? refuse(c, "it deletes a reference") : null;
+            case "reflog":
+                return Set.of("expire", "delete", "drop").contains(first)
+                        ? refuse(c, "it deletes the reflog, which is how lost commits are found again") : null;
+            case "gc": {
+                Word prune = m.value("--prune");
+                return prune != null && !prune.value().equals("never")
+                        ? refuse(c, "it prunes unreachable commits now, which may be the only copy of lost work") : null;
+            }
+            case "prune":
+                return m.has("--dry-run") ? null
+                        : refuse(c, "it prunes unreachable commits, which may be the only copy of lost work");
+            case "filter-branch", "filter-repo":
+                return refuse(c, "it rewrites the repository's history");
+            case "worktree":
+                return first.equals("remove") && m.has("--force")
+                        ? refuse(c, "it removes a worktree with its uncommitted changes") : null;
             default:
                 return null;
         }
     }
 
-    private static boolean has(List<Word> args, String option) {
-        for (Word a : args) {
-            if (a.literal() && a.value().equals(option)) {
+    /**
+     * Whether a pathspec of git checkout, restore or rm covers more than named files: pathspec magic
+     * ({@code :/}, {@code :(glob)**}), a glob ({@code *}, {@code '**'}), or a folder ({@code .}, {@code src});
+     * a relative one when the folder git runs in is not known.
+     */
+    private static boolean everything(CommandModel m, Line line) {
+        List<Path> folders = line.where() == null ? null : m.folders(line.where());
+        for (Word p : m.operands()) {
+            String v = p.value();
+            if (!p.literal()) {
+                continue;
+            }
+            if (v.startsWith(":") || PathResolver.isGlob(v)) {
                 return true;
             }
-        }
-        return false;
-    }
-
-    private static boolean cluster(List<Word> args, char option) {
-        for (Word a : args) {
-            if (a.literal() && a.value().equals("--")) {
-                return false;
-            }
-            if (a.literal() && ShellText.isShortCluster(a.value()) && a.value().indexOf(option) > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static List<Word> pathspecs(List<Word> args, Set<String> withValue) {
-        List<Word> out = new ArrayList<>();
-        boolean dashes = false;
-        for (int k = 0; k < args.size(); k++) {
-            Word a = args.get(k);
-            String v = a.value();
-            if (!dashes && a.literal() && v.equals("--")) {
-                dashes = true;
-            } else if (!dashes && a.literal() && v.startsWith("-") && v.length() > 1) {
-                if (withValue.contains(v)) {
-                    k++;
+            if (folders == null) {
+                if (!v.startsWith("/")) {
+                    return true;
                 }
-            } else {
-                out.add(a);
+                continue;
             }
-        }
-        return out;
-    }
-
-    private static boolean everything(List<Word> pathspecs) {
-        for (Word p : pathspecs) {
-            if (p.literal() && Set.of(".", "./", "*", ":/", ":/.", ":/*", ":(top)", "./*").contains(p.value())) {
-                return true;
+            for (Path cwd : folders) {
+                PathResolver.Resolution r = PathResolver.resolve(v, cwd, line.where().home(), true);
+                if (!r.known() || r.targets().stream().anyMatch(t -> java.nio.file.Files.isDirectory(t.path()))) {
+                    return true;
+                }
             }
         }
         return false;
@@ -547,11 +520,13 @@ public final class CommandGuard {
     // ---- code from elsewhere
 
     private static boolean runsCode(String base) {
-        return Expander.SHELLS.contains(base) || INTERPRETER.matcher(base).matches()
+        return Expander.SHELLS.contains(base) || Programs.INTERPRETER.matcher(base).matches()
                 || base.equals("eval") || base.equals("source") || base.equals(".");
     }
 
-    private static String codeRunner(SimpleCommand c, String base, IgnoredPaths ignored, int depth) {
+    private static String codeRunner(CommandModel m, ShellWorkspace where, int depth) {
+        SimpleCommand c = m.command();
+        String base = m.program();
         if (!runsCode(base)) {
             return null;
         }
@@ -565,10 +540,10 @@ public final class CommandGuard {
                 return refuse(c, "it runs code straight from a download");
             }
         }
-        if (Expander.SHELLS.contains(base) && readsStdin(c, base) && depth < MAX_DEPTH) {
+        if (Expander.SHELLS.contains(base) && m.code() == Programs.Code.STDIN && depth < MAX_DEPTH) {
             for (Redirect r : c.redirects()) {
                 if (r.feedsData() && r.target().literal()) {
-                    String why = check(ShellParser.parse(r.target().value()), ignored, depth + 1);
+                    String why = check(ShellParser.parse(r.target().value()), where, depth + 1);
                     if (why != null) {
                         return why;
                     }
@@ -595,46 +570,9 @@ public final class CommandGuard {
         return false;
     }
 
-    /** {@code $(echo rm)}, {@code `printf rm`}, {@code "$(which rm)"}, {@code $(command -v rm)}: the command they name. */
-    private static String resolveComputed(String text) {
-        String t = text;
-        if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) {
-            t = t.substring(1, t.length() - 1);
-        }
-        String inner;
-        if (t.startsWith("$(") && t.endsWith(")") && !t.startsWith("$((")) {
-            inner = t.substring(2, t.length() - 1);
-        } else if (t.length() >= 2 && t.startsWith("`") && t.endsWith("`")) {
-            inner = t.substring(1, t.length() - 1);
-        } else {
-            return null;
-        }
-        List<SimpleCommand> commands = ShellParser.parse(inner).commands();
-        if (commands.size() != 1 || !commands.get(0).name().literal()) {
-            return null;
-        }
-        SimpleCommand c = commands.get(0);
-        List<Word> args = c.args();
-        if (args.isEmpty() || !args.get(args.size() - 1).literal()) {
-            return null;
-        }
-        String last = args.get(args.size() - 1).value().trim();
-        String base = switch (c.baseName()) {
-            case "echo", "printf" -> args.get(0).literal() && !args.get(0).value().startsWith("-")
-                    ? args.get(0).value().trim().split("\\s+")[0] : null;
-            case "which", "type", "command", "whereis" -> last;
-            default -> null;
-        };
-        if (base == null || base.isEmpty()) {
-            return null;
-        }
-        int slash = base.lastIndexOf('/');
-        return slash >= 0 ? base.substring(slash + 1) : base;
-    }
-
     // ---- pipelines
 
-    private static String pipeline(Structure.CommandList list, Structure.Pipeline p, IgnoredPaths ignored, int depth) {
+    private static String pipeline(Structure.CommandList list, Structure.Pipeline p, ShellWorkspace where, int depth) {
         List<Structure.Stage> stages = p.stages();
         for (int s = 1; s < stages.size(); s++) {
             if (!hasSqlClient(list, stages.get(s))) {
@@ -669,7 +607,7 @@ public final class CommandGuard {
                 if (echoed != null && next.end() > next.start() && next.start() < list.size()
                         && Expander.SHELLS.contains(list.get(next.start()).baseName())
                         && executesStdin(list.get(next.start()))) {
-                    String why = check(ShellParser.parse(echoed), ignored, depth + 1);
+                    String why = check(ShellParser.parse(echoed), where, depth + 1);
                     if (why != null) {
                         return why;
                     }
@@ -753,55 +691,16 @@ public final class CommandGuard {
         if (base.equals("source") || base.equals(".")) {
             return !c.args().isEmpty() && Set.of("/dev/stdin", "/proc/self/fd/0", "-").contains(c.args().get(0).value());
         }
-        if (!Expander.SHELLS.contains(base) && !INTERPRETER.matcher(base).matches()) {
-            return false;
-        }
-        return readsStdin(c, base);
+        return (Expander.SHELLS.contains(base) || Programs.INTERPRETER.matcher(base).matches())
+                && Programs.code(base, c.args()) == Programs.Code.STDIN;
     }
 
-    private static boolean readsStdin(SimpleCommand c, String base) {
-        boolean shell = Expander.SHELLS.contains(base);
-        String inline = shell ? "c" : base.startsWith("perl") ? "eE" : base.startsWith("python") || base.startsWith("pypy")
-                ? "cm" : base.startsWith("ruby") ? "e" : base.startsWith("php") ? "rf" : "ep";
-        String withValue = shell ? "oO" : base.startsWith("python") || base.startsWith("pypy") ? "WX" : "rI";
-        List<Word> args = c.args();
-        for (int k = 0; k < args.size(); k++) {
-            Word a = args.get(k);
-            String v = a.value();
-            if (!a.literal()) {
-                continue;
-            }
-            if (v.equals("-") || v.equals("/dev/stdin") || v.equals("/proc/self/fd/0")) {
+    private static boolean has(List<Word> args, String option) {
+        for (Word a : args) {
+            if (a.literal() && a.value().equals(option)) {
                 return true;
             }
-            if (v.equals("--")) {
-                return k + 1 >= args.size() || args.get(k + 1).value().equals("-");
-            }
-            if (v.startsWith("--")) {
-                if (Set.of("--eval", "--print", "--command", "--module", "--run").contains(v.split("=")[0])) {
-                    return false;
-                }
-                continue;
-            }
-            if ((v.startsWith("-") || (shell && v.startsWith("+"))) && v.length() > 1) {
-                if (shell && v.charAt(0) == '-' && v.indexOf('s') > 0) {
-                    return true;
-                }
-                for (int i = 1; i < v.length(); i++) {
-                    if (inline.indexOf(v.charAt(i)) >= 0) {
-                        return false;
-                    }
-                    if (withValue.indexOf(v.charAt(i)) >= 0) {
-                        if (i == v.length() - 1) {
-                            k++;
-                        }
-                        break;
-                    }
-                }
-                continue;
-            }
-            return false; // a script file
         }
-        return true;
+        return false;
     }
 }

@@ -196,6 +196,74 @@ final class ShellText {
         return true;
     }
 
+    /**
+     * Whether a computed word could turn out to be an option: the literal text before its first
+     * expansion is empty or starts with a dash ({@code $x}, {@code "$@"}, {@code -$x}; not
+     * {@code build/$x} or a process substitution).
+     */
+    static boolean mayBeOption(Word word) {
+        String s = word.value();
+        if (word.literal()) {
+            return s.length() > 1 && s.charAt(0) == '-';
+        }
+        if (s.startsWith("<(") || s.startsWith(">(")) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"') {
+                continue;
+            }
+            if (c == '\'') {
+                int close = s.indexOf('\'', i + 1);
+                if (close == i + 1) {
+                    i = close;
+                    continue;
+                }
+                return close < 0 || s.charAt(i + 1) == '-';
+            }
+            if (c == '\\' && i + 1 < s.length()) {
+                return s.charAt(i + 1) == '-';
+            }
+            return c == '$' || c == '`' || c == '-';
+        }
+        return true;
+    }
+
+    /**
+     * Whether a computed word may become several words: an expansion outside double quotes is split
+     * on blanks, and {@code "$@"} or {@code "${a[@]}"} gives one word per element.
+     */
+    static boolean maySplit(Word word) {
+        if (word.literal()) {
+            return false;
+        }
+        String s = word.value();
+        boolean quoted = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '\'' && !quoted) {
+                int close = s.indexOf('\'', i + 1);
+                i = close < 0 ? s.length() : close;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == '`' && !quoted) {
+                return true;
+            } else if (c == '$' && i + 1 < s.length()) {
+                char d = s.charAt(i + 1);
+                if (!quoted && d != '\'' && d != '"') {
+                    return true;
+                }
+                if (quoted && (d == '@' || (d == '{' && s.indexOf("[@]", i) > 0) || s.startsWith("${@", i))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     static String abbreviate(String s, int max) {
         String oneLine = s.replace('\n', ' ');
         return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 3) + "...";

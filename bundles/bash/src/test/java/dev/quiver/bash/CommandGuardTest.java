@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -21,14 +25,59 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class CommandGuardTest {
 
-    /** target, build, node_modules and dist, and everything below them, are git-ignored. */
-    static final IgnoredPaths BUILD_OUTPUT = path -> {
-        if (path.startsWith("/") || path.contains("..")) {
-            return false;
+    /**
+     * A workspace on disk, as the decision corpus assumes it: src, docs, README.md, notes.txt and target-notes.md
+     * beside the folders git ignores (target, build, node_modules, dist, and everything below them).
+     */
+    static final Path ROOT = workspace();
+    static final Set<String> IGNORED = Set.of("target", "build", "node_modules", "dist");
+    static final ShellWorkspace BUILD_OUTPUT = workspace(ROOT, path -> {
+        Path relative = ROOT.relativize(path);
+        return IGNORED.contains(relative.getName(0).toString());
+    });
+
+    private static Path workspace() {
+        try {
+            Path root = Files.createTempDirectory("guard").toRealPath();
+            for (String folder : List.of("target", "build", "node_modules", "dist", "src", "docs")) {
+                Files.createDirectories(root.resolve(folder));
+            }
+            for (String file : List.of("README.md", "notes.txt", "target-notes.md", "src/Main.java")) {
+                Files.writeString(root.resolve(file), "x");
+            }
+            return root;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        String first = path.split("/")[0];
-        return Set.of("target", "build", "node_modules", "dist").contains(first);
-    };
+    }
+
+    static ShellWorkspace workspace(Path root, Predicate<Path> ignored) {
+        return new ShellWorkspace() {
+            @Override
+            public Path root() {
+                return root;
+            }
+
+            @Override
+            public Optional<Path> home() {
+                return Optional.of(Path.of("/home/tester"));
+            }
+
+            @Override
+            public boolean isIgnored(Path path) {
+                return ignored.test(path);
+            }
+        };
+    }
+
+    @AfterAll
+    static void removeWorkspace() throws IOException {
+        try (Stream<Path> paths = Files.walk(ROOT)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
 
     private static Optional<String> refusal(String command) {
         return CommandGuard.refusal(ShellParser.parse(command), BUILD_OUTPUT);
@@ -126,44 +175,47 @@ class CommandGuardTest {
         assertTrue(refusal("rm -rf target/../src").isPresent());
         assertTrue(refusal("rm -rf ../target").isPresent());
         assertTrue(refusal("rm -rf /abs/target").isPresent());
-        assertTrue(refusal("rm -rf target*").isPresent());
+        assertTrue(refusal("rm -rf target*").isPresent(), "target* is target and target-notes.md");
+        assertEquals(Optional.empty(), refusal("rm -rf " + ROOT + "/target"), "an absolute path into build output");
     }
 
     @Test
     void rootAndHomeAreRefusedWhateverIsIgnored() {
-        IgnoredPaths everything = path -> true;
-        for (String command : List.of("rm -rf /", "rm -rf ~", "rm -rf ~/x", "rm -rf /*")) {
+        ShellWorkspace everything = workspace(ROOT, path -> true);
+        for (String command : List.of("rm -rf /", "rm -rf ~", "rm -rf ~/x", "rm -rf /*", "rm -rf .", "rm -rf ..")) {
             assertTrue(CommandGuard.refusal(ShellParser.parse(command), everything).isPresent(), command);
         }
     }
 
     @Test
     void nonLiteralPathsCannotBeCheckedSoTheyAreRefused() {
-        IgnoredPaths everything = path -> true;
+        ShellWorkspace everything = workspace(ROOT, path -> true);
         assertTrue(CommandGuard.refusal(ShellParser.parse("rm -rf $DIR"), everything).isPresent());
         assertTrue(CommandGuard.refusal(ShellParser.parse("rm -rf \"$(pwd)/target\""), everything).isPresent());
     }
 
     @Test
-    void withoutIgnoredPathsEveryForcedDeletionIsRefused() {
+    void withoutAWorkspaceEveryForcedDeletionIsRefused() {
         assertTrue(CommandGuard.refusal(ShellParser.parse("rm -rf target"), null).isPresent());
-        assertTrue(CommandGuard.refusal(ShellParser.parse("rm -rf target"), IgnoredPaths.NONE).isPresent());
         assertEquals(Optional.empty(), CommandGuard.refusal(ShellParser.parse("rm target.txt"), null));
     }
 
     @Test
     void findDeletionsUnderIgnoredRootsPass() {
         assertEquals(Optional.empty(), refusal("find target build -name '*.class' -delete"));
-        assertEquals(Optional.empty(), refusal("find -L target -type f -exec rm -f {} +"));
+        assertEquals(Optional.empty(), refusal("find target -type f -exec rm -f {} +"));
         assertTrue(refusal("find target src -delete").isPresent());
         assertTrue(refusal("find -delete").isPresent());
+        // links followed lead anywhere: build output's links included
+        assertTrue(refusal("find -L target -type f -exec rm -f {} +").isPresent());
+        assertTrue(refusal("find target -follow -delete").isPresent());
     }
 
     @Test
-    void theGuardPathIsGivenNormalized() {
-        List<String> asked = new ArrayList<>();
-        CommandGuard.refusal(ShellParser.parse("rm -rf ./target/ build//out/./x"), path -> asked.add(path));
-        assertEquals(List.of("target", "build/out/x"), asked);
+    void theGuardAsksAboutRealPaths() {
+        List<Path> asked = new ArrayList<>();
+        CommandGuard.refusal(ShellParser.parse("rm -rf ./target/ build//./ build/missing"), workspace(ROOT, path -> asked.add(path)));
+        assertEquals(List.of(ROOT.resolve("target"), ROOT.resolve("build")), asked, "what is not there is not asked about");
     }
 
     @Test

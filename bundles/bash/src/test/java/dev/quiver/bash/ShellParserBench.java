@@ -17,7 +17,7 @@ public final class ShellParserBench {
 
     public static void main(String[] args) {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        IgnoredPaths ignored = path -> path.equals("target") || path.startsWith("target/");
+        ShellWorkspace ignored = CommandGuardTest.BUILD_OUTPUT;
         int parts = ShellParser.parse(COMMAND).commands().size();
         long sink = 0;
         for (int i = 0; i < 20_000; i++) {
@@ -32,7 +32,7 @@ public final class ShellParserBench {
                 parts, COMMAND.length(), micros, iterations, sink);
     }
 
-    private static int run(IgnoredPaths ignored) {
+    private static int run(ShellWorkspace ignored) {
         ParsedCommand parsed = ShellParser.parse(COMMAND);
         Optional<String> refusal = CommandGuard.refusal(parsed, ignored);
         return parsed.commands().size() + (refusal.isPresent() ? 1 : 0);

@@ -338,7 +338,7 @@ final class CallChain {
             }
         }
         for (ParsedCommand command : prepared.commands()) {
-            Optional<String> refusal = CommandGuard.refusal(command, this::ignoredInsideWorkspace);
+            Optional<String> refusal = CommandGuard.refusal(command, engine.shellWorkspace());
             if (refusal.isPresent()) {
                 return refusal;
             }
@@ -366,16 +366,6 @@ final class CallChain {
             return workspace.isProtected(workspace.resolve(path));
         } catch (ToolException outside) {
             return false; // outside the workspace: the rules and the jail judge it
-        }
-    }
-
-    /** Whether a recursive delete of this path is a delete of build output: ignored, and not .git or .quiver. */
-    private boolean ignoredInsideWorkspace(String path) {
-        try {
-            java.nio.file.Path resolved = workspace.resolve(path);
-            return !resolved.equals(workspace.root()) && !workspace.isProtected(resolved) && workspace.isIgnored(resolved);
-        } catch (ToolException outside) {
-            return false;
         }
     }
 

@@ -420,6 +420,7 @@ class CallChainTest {
 
     @Test
     void runChecksDiscoveredDestructiveCommandIsRefusedByTheGuardWhateverTheRules() throws Exception {
+        java.nio.file.Files.createDirectories(workspace.resolve("src")); // work the command would delete
         CallChain chain = checks("{\"*\":\"allow\"}");
         Verdict wipe = checkVerdict(chain, "wipe");
         assertEquals(Decision.DENY, wipe.decision());
