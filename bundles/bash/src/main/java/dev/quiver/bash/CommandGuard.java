@@ -91,7 +91,7 @@ public final class CommandGuard {
      */
     public static Optional<String> refusal(ParsedCommand command, ShellWorkspace where) {
         try {
-            return Optional.ofNullable(check(command, where, 0));
+            return Optional.ofNullable(check(command, where, where == null ? null : List.of(where.root()), 0));
         } catch (RuntimeException | StackOverflowError e) {
             return Optional.of("The built-in guard could not check this command (" + e.getClass().getSimpleName()
                     + "), so it is refused." + ASK);
@@ -118,8 +118,9 @@ public final class CommandGuard {
                 || (p.equals("git") && GIT_CHECKOUTS.contains(m.subcommand()));
     }
 
-    private static String check(ParsedCommand parsed, ShellWorkspace where, int depth) {
-        Line line = new Line(CommandModel.line(parsed, where), where, depth);
+    /** Checks a line that starts in one of {@code folders} (null: unknown), {@code depth} strings deep. */
+    private static String check(ParsedCommand parsed, ShellWorkspace where, List<Path> folders, int depth) {
+        Line line = new Line(CommandModel.line(parsed, where, folders), where, depth);
         CommandModel find = null;
         List<Path> deleted = new ArrayList<>();
         for (CommandModel m : line.models()) {
@@ -137,7 +138,7 @@ public final class CommandGuard {
         }
         Structure.CommandList list = ShellParser.commandList(parsed);
         for (Structure.Pipeline p : list.structure.pipelines) {
-            why = pipeline(list, p, where, depth);
+            why = pipeline(list, p, line, depth);
             if (why != null) {
                 return why;
             }
@@ -187,7 +188,9 @@ public final class CommandGuard {
         }
         for (Word code : m.shellCode()) {
             if (code.literal() && line.depth() < MAX_DEPTH) {
-                String why = check(ShellParser.parse(code.value()), line.where(), line.depth() + 1);
+                // git runs it where it runs
+                String why = check(ShellParser.parse(code.value()), line.where(), m.folders(line.where()),
+                        line.depth() + 1);
                 if (why != null) {
                     return why;
                 }
@@ -243,7 +246,7 @@ public final class CommandGuard {
                 }
                 return null;
             default:
-                return codeRunner(m, line.where(), line.depth());
+                return codeRunner(m, line);
         }
     }
 
@@ -524,8 +527,9 @@ public final class CommandGuard {
                 || base.equals("eval") || base.equals("source") || base.equals(".");
     }
 
-    private static String codeRunner(CommandModel m, ShellWorkspace where, int depth) {
+    private static String codeRunner(CommandModel m, Line line) {
         SimpleCommand c = m.command();
+        int depth = line.depth();
         String base = m.program();
         if (!runsCode(base)) {
             return null;
@@ -543,7 +547,8 @@ public final class CommandGuard {
         if (Expander.SHELLS.contains(base) && m.code() == Programs.Code.STDIN && depth < MAX_DEPTH) {
             for (Redirect r : c.redirects()) {
                 if (r.feedsData() && r.target().literal()) {
-                    String why = check(ShellParser.parse(r.target().value()), where, depth + 1);
+                    String why = check(ShellParser.parse(r.target().value()), line.where(),
+                            m.folders(line.where()), depth + 1);
                     if (why != null) {
                         return why;
                     }
@@ -572,7 +577,7 @@ public final class CommandGuard {
 
     // ---- pipelines
 
-    private static String pipeline(Structure.CommandList list, Structure.Pipeline p, ShellWorkspace where, int depth) {
+    private static String pipeline(Structure.CommandList list, Structure.Pipeline p, Line line, int depth) {
         List<Structure.Stage> stages = p.stages();
         for (int s = 1; s < stages.size(); s++) {
             if (!hasSqlClient(list, stages.get(s))) {
@@ -607,7 +612,10 @@ public final class CommandGuard {
                 if (echoed != null && next.end() > next.start() && next.start() < list.size()
                         && Expander.SHELLS.contains(list.get(next.start()).baseName())
                         && executesStdin(list.get(next.start()))) {
-                    String why = check(ShellParser.parse(echoed), where, depth + 1);
+                    // the shell the text is piped to runs where that stage runs
+                    List<Path> folders = next.start() < line.models().size()
+                            ? line.models().get(next.start()).folders(line.where()) : null;
+                    String why = check(ShellParser.parse(echoed), line.where(), folders, depth + 1);
                     if (why != null) {
                         return why;
                     }

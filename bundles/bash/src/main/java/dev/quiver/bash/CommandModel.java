@@ -104,8 +104,13 @@ public final class CommandModel {
      * @param where the workspace; null reads only the line itself, every folder unknown
      */
     public static List<CommandModel> line(ParsedCommand parsed, ShellWorkspace where) {
+        return line(parsed, where, where == null ? null : List.of(where.root()));
+    }
+
+    /** As {@link #line(ParsedCommand, ShellWorkspace)} for a line that starts in one of {@code folders} (null: unknown). */
+    static List<CommandModel> line(ParsedCommand parsed, ShellWorkspace where, List<Path> start) {
         List<CommandModel> models = new ArrayList<>();
-        List<Path> folders = where == null ? null : List.of(where.root());
+        List<Path> folders = where == null ? null : start;
         for (SimpleCommand command : parsed.commands()) {
             CommandModel model = of(command, where);
             model.lineFolders = folders == null ? List.of() : folders;
@@ -120,12 +125,14 @@ public final class CommandModel {
     private static List<Path> changeFolder(CommandModel cd, List<Path> folders, ShellWorkspace where) {
         List<Word> to = new ArrayList<>();
         for (Word w : cd.command.args()) {
-            if (!(w.literal() && w.value().matches("-[LPe@]+"))) {
+            if (!(w.literal() && w.value().matches("-[LPe@]+|--"))) {
                 to.add(w);
             }
         }
         String target;
-        if (cd.program.equals("popd") || (!to.isEmpty() && (!to.get(0).literal() || to.get(0).value().equals("-")))) {
+        boolean swaps = cd.program.equals("pushd") && (to.isEmpty() || to.get(0).value().matches("[+-][0-9]+"));
+        if (cd.program.equals("popd") || swaps
+                || (!to.isEmpty() && (!to.get(0).literal() || to.get(0).value().equals("-")))) {
             return null;
         } else if (to.isEmpty()) {
             if (where.home().isEmpty()) {

@@ -330,6 +330,15 @@ final class Git {
         if (reads) {
             read.operands().forEach(b::reads);
         }
+        List<Word> operands = read.operands();
+        if (name.equals("mv") && operands.size() >= 2) {
+            // like mv: the sources move (their content goes where the destination is) and are gone
+            for (Word source : operands.subList(0, operands.size() - 1)) {
+                b.reads(source);
+                b.deletes(source);
+            }
+            b.writes(operands.get(operands.size() - 1));
+        }
         shellCommand(b, name, after);
         List<String> text = new ArrayList<>();
         text.add(name);

@@ -186,6 +186,9 @@ final class Programs {
             if (v.equals("--")) {
                 return k + 1 >= args.size() || args.get(k + 1).value().equals("-") ? Code.STDIN : Code.SCRIPT;
             }
+            if (Set.of("--version", "-V", "--help", "-h").contains(v)) {
+                return Code.NONE; // it prints and exits before any code
+            }
             if (v.startsWith("--")) {
                 String name = v.split("=")[0];
                 if (Set.of("--eval", "--print", "--command").contains(name)) {
@@ -223,6 +226,10 @@ final class Programs {
 
     /** Fills in what a known program (not git, see {@link Git}) reads, writes and deletes. */
     static void describe(CommandModel.Builder b, Program p, List<Word> args) {
+        if (p.layout() == Layout.FIND) {
+            find(b, args); // an expression, not options
+            return;
+        }
         List<Word> words = args;
         if (p.layout() == Layout.TAR && !args.isEmpty() && args.get(0).literal() && args.get(0).value().matches("[A-Za-z]+")) {
             // tar's old style: the first word is a cluster of options without its dash (tar czf out.tgz src)
@@ -262,7 +269,8 @@ final class Programs {
         List<Word> ops = read.operands();
         switch (p.layout()) {
             case READS -> ops.forEach(b::reads);
-            case TEXT, METADATA -> {
+            case TEXT, METADATA, FIND -> {
+                // nothing read
             }
             case WRITES -> ops.forEach(b::writes);
             case DELETES -> ops.forEach(b::deletes);
@@ -312,7 +320,6 @@ final class Programs {
             }
             case TAR -> tar(b, ops);
             case RSYNC -> rsync(b, ops);
-            case FIND -> find(b, args);
         }
     }
 
@@ -411,6 +418,9 @@ final class Programs {
             if (a.literal() && (a.value().startsWith("-") || a.value().equals("(") || a.value().equals("!")
                     || a.value().equals(","))) {
                 break;
+            }
+            if (ShellText.mayBeOption(a)) {
+                computed.add(a); // a starting point, or the expression's first word
             }
             roots.add(a);
         }

@@ -128,7 +128,8 @@ class CallChainTest {
     void aCommandThatCannotBeJudgedRunsNeitherByRuleNorByYoloAndIsDeniedHeadless() throws Exception {
         framework.register(new TestTools.Subjects("bash", dev.quiver.api.Subject.Kind.COMMAND), "bash", "execute");
         RuleSet allowAll = rules("{\"bash\":\"allow\"}");
-        for (String command : List.of("$CMD -rf src", "x=rm; $x -rf src", "echo $( (")) {
+        for (String command : List.of("$CMD -rf src", "x=rm; $x -rf src", "echo $( (", "x=-rf; rm $x src",
+                "git -c alias.x=status x")) {
             CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5), allowAll);
             Verdict checked = yolo.check(framework.registry.snapshot(), "bash",
                     "{\"subject\":" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(command) + "}");
@@ -143,6 +144,23 @@ class CallChainTest {
         // an ordinary ask is still turned into an allow by --yolo
         CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5), RuleSet.empty());
         assertEquals(Status.OK, run(yolo, "bash", "{\"subject\":\"ls -la\"}").status());
+    }
+
+    @Test
+    void aPrivilegedCommandAsksWhateverTheRulesAndYoloSayAndIsDeniedHeadless() throws Exception {
+        framework.register(new TestTools.Subjects("bash", dev.quiver.api.Subject.Kind.COMMAND), "bash", "execute");
+        CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5),
+                rules("{\"bash\":{\"*\":\"allow\",\"git *\":\"allow\"}}"));
+        for (String command : List.of("sudo git status", "doas ls", "su -c 'ls'", "sudo -i")) {
+            String arguments = "{\"subject\":" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(command)
+                    + "}";
+            Verdict checked = yolo.check(framework.registry.snapshot(), "bash", arguments);
+            assertEquals(Decision.ASK, checked.decision(), command + ": " + checked);
+            assertTrue(checked.reason().contains("another user"), checked.reason());
+            CallOutcome ran = run(yolo, "bash", arguments);
+            assertEquals(Status.DENIED, ran.status(), command);
+            assertEquals("mode", ran.verdict().by());
+        }
     }
 
     @Test
