@@ -159,13 +159,17 @@ public final class CommandModel {
         if (line.isEmpty() || folder == null) {
             return null;
         }
+        if (folder.isEmpty()) {
+            return line;
+        }
         List<Path> out = new ArrayList<>();
         for (Path f : line) {
-            try {
-                out.add(folder.isEmpty() ? f : f.resolve(folder).normalize());
-            } catch (RuntimeException invalid) {
+            // git -C follows links like cd
+            PathResolver.Resolution r = PathResolver.resolve(folder, f, where.home(), true);
+            if (!r.known() || r.targets().size() != 1) {
                 return null;
             }
+            out.add(r.targets().get(0).path());
         }
         return out;
     }
@@ -242,11 +246,19 @@ public final class CommandModel {
 
     /** Whether the program was given this option (by its canonical name, {@code --recursive}, or {@code -x}). */
     public boolean has(String option) {
-        return options.stream().anyMatch(o -> o.name().equals(option));
+        return has(options, option);
     }
 
     /** The last value of an option, or null. */
     public Word value(String option) {
+        return value(options, option);
+    }
+
+    private static boolean has(List<Option> options, String option) {
+        return options.stream().anyMatch(o -> o.name().equals(option));
+    }
+
+    private static Word value(List<Option> options, String option) {
         Word value = null;
         for (Option o : options) {
             if (o.name().equals(option) && o.value() != null) {
@@ -445,17 +457,11 @@ public final class CommandModel {
         }
 
         boolean has(String option) {
-            return options.stream().anyMatch(o -> o.name().equals(option));
+            return CommandModel.has(options, option);
         }
 
         Word value(String option) {
-            Word value = null;
-            for (Option o : options) {
-                if (o.name().equals(option) && o.value() != null) {
-                    value = o.value();
-                }
-            }
-            return value;
+            return CommandModel.value(options, option);
         }
 
         void reads(Word w) {

@@ -1,5 +1,9 @@
 package dev.quiver.bash;
 
+import static dev.quiver.bash.Programs.program;
+
+import dev.quiver.bash.Programs.Layout;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,16 +25,7 @@ final class Git {
             + "noglob-pathspecs icase-pathspecs no-optional-locks no-lazy-fetch no-advice list-cmds= attr-source= "
             + "html-path man-path info-path v|version h|help");
 
-    private static final Programs.Program UNKNOWN = sub(Programs.Layout.READS, false, "");
-
-    private static Programs.Program sub(Programs.Layout layout, boolean discards, String options) {
-        return new Programs.Program(OptionSpec.gnu(options), layout, Set.of(), Set.of(), discards);
-    }
-
-    private static Programs.Program sub(Programs.Layout layout, boolean discards, String options, Set<String> reads,
-            Set<String> writes) {
-        return new Programs.Program(OptionSpec.gnu(options), layout, reads, writes, discards);
-    }
+    private static final Programs.Program UNKNOWN = program(Layout.READS, false, "");
 
     private static final String LOG_OPTIONS = "p|u|patch s|no-patch n|max-count= skip= since= after= until= before= "
             + "author= committer= grep= S= G= L= format= pretty=? date= decorate=? word-diff=? word-diff-regex= "
@@ -45,81 +40,81 @@ final class Git {
      * is discarded (a computed word where an option could stand leaves them unjudgeable).
      */
     private static final Map<String, Programs.Program> SUBCOMMANDS = Map.ofEntries(
-            Map.entry("reset", sub(Programs.Layout.METADATA, true, "q|quiet no-quiet refresh no-refresh p|patch soft "
+            Map.entry("reset", program(Layout.METADATA, true, "q|quiet no-quiet refresh no-refresh p|patch soft "
                     + "mixed hard merge keep recurse-submodules=? no-recurse-submodules N|intent-to-add "
                     + "pathspec-from-file= pathspec-file-nul U|unified= inter-hunk-context=")),
-            Map.entry("clean", sub(Programs.Layout.METADATA, true, "d f|force i|interactive n|dry-run q|quiet "
+            Map.entry("clean", program(Layout.METADATA, true, "d f|force i|interactive n|dry-run q|quiet "
                     + "e|exclude= x X")),
-            Map.entry("checkout", sub(Programs.Layout.METADATA, true, "q|quiet b= B= orphan= l t|track=? no-track "
+            Map.entry("checkout", program(Layout.METADATA, true, "q|quiet b= B= orphan= l t|track=? no-track "
                     + "guess no-guess f|force 2|ours 3|theirs m|merge conflict= d|detach p|patch "
                     + "ignore-skip-worktree-bits ignore-other-worktrees overwrite-ignore no-overwrite-ignore "
                     + "recurse-submodules=? no-recurse-submodules progress no-progress overlay no-overlay "
                     + "pathspec-from-file= pathspec-file-nul")),
-            Map.entry("switch", sub(Programs.Layout.METADATA, true, "c|create= C|force-create= d|detach guess no-guess "
+            Map.entry("switch", program(Layout.METADATA, true, "c|create= C|force-create= d|detach guess no-guess "
                     + "f|force|discard-changes m|merge conflict= q|quiet progress no-progress t|track=? no-track "
                     + "orphan= ignore-other-worktrees recurse-submodules=? no-recurse-submodules")),
-            Map.entry("restore", sub(Programs.Layout.METADATA, true, "s|source= p|patch W|worktree S|staged q|quiet "
+            Map.entry("restore", program(Layout.METADATA, true, "s|source= p|patch W|worktree S|staged q|quiet "
                     + "progress no-progress 2|ours 3|theirs m|merge conflict= ignore-unmerged ignore-skip-worktree-bits "
                     + "recurse-submodules=? no-recurse-submodules overlay no-overlay pathspec-from-file= "
                     + "pathspec-file-nul U|unified= inter-hunk-context=")),
-            Map.entry("push", sub(Programs.Layout.METADATA, true, "all branches mirror d|delete tags n|dry-run porcelain "
+            Map.entry("push", program(Layout.METADATA, true, "all branches mirror d|delete tags n|dry-run porcelain "
                     + "f|force force-with-lease=? no-force-with-lease force-if-includes no-force-if-includes "
                     + "recurse-submodules= no-recurse-submodules verify no-verify u|set-upstream thin no-thin q|quiet "
                     + "v|verbose progress no-progress prune no-prune follow-tags no-follow-tags signed=? no-signed "
                     + "atomic no-atomic o|push-option= receive-pack= exec= 4|ipv4 6|ipv6 repo=")),
-            Map.entry("branch", sub(Programs.Layout.METADATA, true, "d|delete D f|force m|move M c|copy C l|list a|all "
+            Map.entry("branch", program(Layout.METADATA, true, "d|delete D f|force m|move M c|copy C l|list a|all "
                     + "r|remotes v|verbose q|quiet t|track=? no-track u|set-upstream-to= unset-upstream "
                     + "edit-description contains=? no-contains=? merged=? no-merged=? points-at= sort= format= "
                     + "color=? no-color column=? no-column abbrev=? no-abbrev i|ignore-case omit-empty show-current "
                     + "create-reflog recurse-submodules")),
-            Map.entry("stash", sub(Programs.Layout.READS, true, "p|patch S|staged k|keep-index no-keep-index q|quiet "
+            Map.entry("stash", program(Layout.READS, true, "p|patch S|staged k|keep-index no-keep-index q|quiet "
                     + "u|include-untracked no-include-untracked a|all m|message= pathspec-from-file= "
                     + "pathspec-file-nul index")),
-            Map.entry("update-ref", sub(Programs.Layout.METADATA, true, "m= d no-deref z stdin create-reflog")),
-            Map.entry("reflog", sub(Programs.Layout.METADATA, true, "expire= expire-unreachable= all single-worktree "
+            Map.entry("update-ref", program(Layout.METADATA, true, "m= d no-deref z stdin create-reflog")),
+            Map.entry("reflog", program(Layout.METADATA, true, "expire= expire-unreachable= all single-worktree "
                     + "rewrite updateref stale-fix n|dry-run verbose")),
-            Map.entry("gc", sub(Programs.Layout.METADATA, true, "aggressive auto detach no-detach prune=? no-prune "
+            Map.entry("gc", program(Layout.METADATA, true, "aggressive auto detach no-detach prune=? no-prune "
                     + "q|quiet force keep-largest-pack cruft no-cruft max-cruft-size= expire-to=")),
-            Map.entry("prune", sub(Programs.Layout.METADATA, true, "n|dry-run v|verbose progress no-progress expire=")),
-            Map.entry("worktree", sub(Programs.Layout.METADATA, true, "f|force b= B= d|detach checkout no-checkout "
+            Map.entry("prune", program(Layout.METADATA, true, "n|dry-run v|verbose progress no-progress expire=")),
+            Map.entry("worktree", program(Layout.METADATA, true, "f|force b= B= d|detach checkout no-checkout "
                     + "lock reason= q|quiet track no-track guess-remote orphan n|dry-run v|verbose expire= porcelain z")),
-            Map.entry("rm", sub(Programs.Layout.METADATA, true, "f|force n|dry-run r cached ignore-unmatch sparse "
+            Map.entry("rm", program(Layout.METADATA, true, "f|force n|dry-run r cached ignore-unmatch sparse "
                     + "q|quiet pathspec-from-file= pathspec-file-nul")),
-            Map.entry("symbolic-ref", sub(Programs.Layout.METADATA, true, "d|delete q|quiet short no-recurse recurse m=")),
-            Map.entry("filter-branch", sub(Programs.Layout.READS, true, "")),
-            Map.entry("rebase", sub(Programs.Layout.METADATA, false, "x|exec= i|interactive onto= root autosquash "
+            Map.entry("symbolic-ref", program(Layout.METADATA, true, "d|delete q|quiet short no-recurse recurse m=")),
+            Map.entry("filter-branch", program(Layout.READS, true, "")),
+            Map.entry("rebase", program(Layout.METADATA, false, "x|exec= i|interactive onto= root autosquash "
                     + "no-autosquash autostash no-autostash r|rebase-merges=? keep-base f|force-rebase no-ff q|quiet "
                     + "v|verbose continue abort skip quit edit-todo m|merge s|strategy= X|strategy-option= update-refs "
                     + "committer-date-is-author-date ignore-date signoff empty= reapply-cherry-picks")),
-            Map.entry("commit", sub(Programs.Layout.READS, false, "F|file= m|message= a|all p|patch C|reuse-message= "
+            Map.entry("commit", program(Layout.READS, false, "F|file= m|message= a|all p|patch C|reuse-message= "
                     + "c|reedit-message= fixup= squash= t|template= s|signoff n|no-verify amend e|edit no-edit "
                     + "author= date= cleanup= u|untracked-files=? v|verbose q|quiet dry-run short porcelain "
                     + "z|null i|include o|only pathspec-from-file= pathspec-file-nul allow-empty allow-empty-message "
                     + "S|gpg-sign=? no-gpg-sign", Set.of("--file", "--template", "--pathspec-from-file"), Set.of())),
-            Map.entry("log", sub(Programs.Layout.METADATA, false, LOG_OPTIONS, Set.of(), Set.of("--output"))),
-            Map.entry("whatchanged", sub(Programs.Layout.METADATA, false, LOG_OPTIONS, Set.of(), Set.of("--output"))),
-            Map.entry("shortlog", sub(Programs.Layout.METADATA, false, "n|numbered s|summary e|email c|committer "
+            Map.entry("log", program(Layout.METADATA, false, LOG_OPTIONS, Set.of(), Set.of("--output"))),
+            Map.entry("whatchanged", program(Layout.METADATA, false, LOG_OPTIONS, Set.of(), Set.of("--output"))),
+            Map.entry("shortlog", program(Layout.METADATA, false, "n|numbered s|summary e|email c|committer "
                     + "w= format= group=")),
-            Map.entry("status", sub(Programs.Layout.METADATA, false, "s|short b|branch porcelain=? long v|verbose "
+            Map.entry("status", program(Layout.METADATA, false, "s|short b|branch porcelain=? long v|verbose "
                     + "u|untracked-files=? ignore-submodules=? ignored=? z column=? no-column ahead-behind "
                     + "no-ahead-behind renames no-renames find-renames=?")),
-            Map.entry("ls-files", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("check-ignore", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("check-attr", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("mv", sub(Programs.Layout.METADATA, false, "f|force k n|dry-run v|verbose")),
-            Map.entry("fetch", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("pull", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("merge", sub(Programs.Layout.METADATA, false, "m= F|file=", Set.of("--file"), Set.of())),
-            Map.entry("tag", sub(Programs.Layout.METADATA, false, "m= F|file=", Set.of("--file"), Set.of())),
-            Map.entry("init", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("clone", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("remote", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("rev-parse", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("describe", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("cherry-pick", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("revert", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("submodule", sub(Programs.Layout.METADATA, false, "")),
-            Map.entry("bisect", sub(Programs.Layout.METADATA, false, "")));
+            Map.entry("ls-files", program(Layout.METADATA, false, "")),
+            Map.entry("check-ignore", program(Layout.METADATA, false, "")),
+            Map.entry("check-attr", program(Layout.METADATA, false, "")),
+            Map.entry("mv", program(Layout.METADATA, false, "f|force k n|dry-run v|verbose")),
+            Map.entry("fetch", program(Layout.METADATA, false, "")),
+            Map.entry("pull", program(Layout.METADATA, false, "")),
+            Map.entry("merge", program(Layout.METADATA, false, "m= F|file=", Set.of("--file"), Set.of())),
+            Map.entry("tag", program(Layout.METADATA, false, "m= F|file=", Set.of("--file"), Set.of())),
+            Map.entry("init", program(Layout.METADATA, false, "")),
+            Map.entry("clone", program(Layout.METADATA, false, "")),
+            Map.entry("remote", program(Layout.METADATA, false, "")),
+            Map.entry("rev-parse", program(Layout.METADATA, false, "")),
+            Map.entry("describe", program(Layout.METADATA, false, "")),
+            Map.entry("cherry-pick", program(Layout.METADATA, false, "")),
+            Map.entry("revert", program(Layout.METADATA, false, "")),
+            Map.entry("submodule", program(Layout.METADATA, false, "")),
+            Map.entry("bisect", program(Layout.METADATA, false, "")));
 
     /** git log's options that show file contents (a patch); without them a path is only a filter. */
     private static final Set<String> PATCH = Set.of("--patch", "--word-diff", "--word-diff-regex", "--color-words",
@@ -314,7 +309,7 @@ final class Git {
                     + ") where an option could stand, which could make it discard work");
         }
         boolean patch = read.options().stream().anyMatch(o -> PATCH.contains(o.name()));
-        boolean reads = p.layout() == Programs.Layout.READS || patch;
+        boolean reads = p.layout() == Layout.READS || patch;
         for (CommandModel.Option o : read.options()) {
             if (o.value() == null) {
                 continue;

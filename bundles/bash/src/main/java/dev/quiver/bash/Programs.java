@@ -57,11 +57,12 @@ final class Programs {
     record Program(OptionSpec options, Layout layout, Set<String> readValues, Set<String> writeValues, boolean guarded) {
     }
 
-    private static Program program(Layout layout, boolean guarded, String options) {
+    /** A GNU-style program (git's subcommands read their options the same way). */
+    static Program program(Layout layout, boolean guarded, String options) {
         return new Program(OptionSpec.gnu(options), layout, Set.of(), Set.of(), guarded);
     }
 
-    private static Program program(Layout layout, boolean guarded, String options, Set<String> reads, Set<String> writes) {
+    static Program program(Layout layout, boolean guarded, String options, Set<String> reads, Set<String> writes) {
         return new Program(OptionSpec.gnu(options), layout, reads, writes, guarded);
     }
 

@@ -31,7 +31,7 @@ class CommandGuardTest {
      */
     static final Path ROOT = workspace();
     static final Set<String> IGNORED = Set.of("target", "build", "node_modules", "dist");
-    static final ShellWorkspace BUILD_OUTPUT = workspace(ROOT, path -> {
+    static final ShellWorkspace BUILD_OUTPUT = workspace(ROOT, null, path -> {
         Path relative = ROOT.relativize(path);
         return IGNORED.contains(relative.getName(0).toString());
     });
@@ -51,7 +51,8 @@ class CommandGuardTest {
         }
     }
 
-    static ShellWorkspace workspace(Path root, Predicate<Path> ignored) {
+    /** A workspace at {@code root} (home /home/tester) whose git folder is {@code gitDir} (or none). */
+    static ShellWorkspace workspace(Path root, Path gitDir, Predicate<Path> ignored) {
         return new ShellWorkspace() {
             @Override
             public Path root() {
@@ -66,6 +67,11 @@ class CommandGuardTest {
             @Override
             public boolean isIgnored(Path path) {
                 return ignored.test(path);
+            }
+
+            @Override
+            public Optional<Path> gitDir() {
+                return Optional.ofNullable(gitDir);
             }
         };
     }
@@ -181,7 +187,7 @@ class CommandGuardTest {
 
     @Test
     void rootAndHomeAreRefusedWhateverIsIgnored() {
-        ShellWorkspace everything = workspace(ROOT, path -> true);
+        ShellWorkspace everything = workspace(ROOT, null, path -> true);
         for (String command : List.of("rm -rf /", "rm -rf ~", "rm -rf ~/x", "rm -rf /*", "rm -rf .", "rm -rf ..")) {
             assertTrue(CommandGuard.refusal(ShellParser.parse(command), everything).isPresent(), command);
         }
@@ -189,7 +195,7 @@ class CommandGuardTest {
 
     @Test
     void nonLiteralPathsCannotBeCheckedSoTheyAreRefused() {
-        ShellWorkspace everything = workspace(ROOT, path -> true);
+        ShellWorkspace everything = workspace(ROOT, null, path -> true);
         assertTrue(CommandGuard.refusal(ShellParser.parse("rm -rf $DIR"), everything).isPresent());
         assertTrue(CommandGuard.refusal(ShellParser.parse("rm -rf \"$(pwd)/target\""), everything).isPresent());
     }
@@ -214,7 +220,7 @@ class CommandGuardTest {
     @Test
     void theGuardAsksAboutRealPaths() {
         List<Path> asked = new ArrayList<>();
-        CommandGuard.refusal(ShellParser.parse("rm -rf ./target/ build//./ build/missing"), workspace(ROOT, path -> asked.add(path)));
+        CommandGuard.refusal(ShellParser.parse("rm -rf ./target/ build//./ build/missing"), workspace(ROOT, null, path -> asked.add(path)));
         assertEquals(List.of(ROOT.resolve("target"), ROOT.resolve("build")), asked, "what is not there is not asked about");
     }
 

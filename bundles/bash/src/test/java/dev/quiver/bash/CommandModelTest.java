@@ -26,27 +26,7 @@ class CommandModelTest {
     }
 
     private ShellWorkspace workspace(Path gitDir) {
-        return new ShellWorkspace() {
-            @Override
-            public Path root() {
-                return temp;
-            }
-
-            @Override
-            public Optional<Path> home() {
-                return Optional.of(Path.of("/nonexistent-home"));
-            }
-
-            @Override
-            public boolean isIgnored(Path path) {
-                return false;
-            }
-
-            @Override
-            public Optional<Path> gitDir() {
-                return Optional.ofNullable(gitDir);
-            }
-        };
+        return CommandGuardTest.workspace(temp, gitDir, path -> false);
     }
 
     // ---- options as the program reads them

@@ -25,8 +25,13 @@ import java.util.Optional;
  * subjects ({@code run_checks}: the target, then the commands it will run) is matched by its rule
  * table on the names only. Its commands are not rule subjects of that tool — a table written for
  * target names could never match them — but each is still judged as a shell command apart from the
- * table: a secret it reads is refused, a computed command word, an incomplete parse or a write
- * outside the workspace asks. (The guard judges every command before the engine.)
+ * table: a secret it reads is refused; a computed command word, an incomplete parse, what cannot be
+ * judged before it runs, a privileged command or a change outside the workspace asks. (The guard
+ * judges every command before the engine.)
+ *
+ * <p>A shell command is judged as {@link CommandModel} reads it, the one reading the guard shares:
+ * what it reads for the secret check, what it writes and deletes for the workspace's bounds, its
+ * normalised text and other spellings for the rules (see {@link #ruleMatches}).
  */
 public final class PermissionEngine {
 
@@ -62,13 +67,11 @@ public final class PermissionEngine {
             this(text, decision, by, reason, rule, grantable, false);
         }
 
-        /** A part whose meaning depends on run-time values: it asks, and nothing but the user can allow it. */
+        /**
+         * A part only the user may allow, not a rule and not --yolo: its meaning depends on run-time values,
+         * or it runs as another user.
+         */
         static Part unjudgeable(String text, String reason) {
-            return userOnly(text, reason);
-        }
-
-        /** A part only the user may allow (it cannot be judged, or it runs as another user): not by a rule, not by --yolo. */
-        static Part userOnly(String text, String reason) {
             return new Part(text, Decision.ASK, BY_DEFAULT, reason + " No rule and no --yolo can allow it; only the user can.",
                     Optional.empty(), false, true);
         }
@@ -235,7 +238,8 @@ public final class PermissionEngine {
             }
             Part ruledPart = ruled ? command(tool, model, table, fallback) : null;
             if (model.privilege().isPresent() && (ruledPart == null || ruledPart.decision() != Decision.DENY)) {
-                ruledPart = Part.userOnly(text, "it runs as another user (" + model.privilege().get() + ").");
+                ruledPart = Part.unjudgeable(text, "it runs as another user (" + model.privilege().get()
+                        + "); do without it, or ask the user to run it.");
             }
             if (ruledPart != null) {
                 parts.add(ruledPart);
