@@ -342,6 +342,10 @@ public final class CommandGuard {
                 if (root.relativize(p).getName(0).toString().equalsIgnoreCase(".quiver")) {
                     return "";
                 }
+                // the repository's folder under another name (git init --separate-git-dir), or a folder holding it
+                if (where.gitDir().map(git -> git.startsWith(p) || p.startsWith(git)).orElse(false)) {
+                    return "the repository's git folder is never build output";
+                }
                 if (t.followed() && line.linkMakerBesides(m)) {
                     return "a folder on its way could become a symbolic link by another command of the line";
                 }

@@ -218,6 +218,15 @@ class CommandGuardTest {
     }
 
     @Test
+    void theRepositorysGitFolderIsNeverBuildOutputWhateverItsName() {
+        ShellWorkspace separate = workspace(ROOT, ROOT.resolve("build/repo"), BUILD_OUTPUT::isIgnored);
+        for (String command : List.of("rm -rf build/repo", "rm -rf build", "find build -delete", "rm -rf build/repo/objects")) {
+            assertTrue(CommandGuard.refusal(ShellParser.parse(command), separate).isPresent(), command);
+        }
+        assertEquals(Optional.empty(), CommandGuard.refusal(ShellParser.parse("rm -rf target"), separate));
+    }
+
+    @Test
     void theGuardAsksAboutRealPaths() {
         List<Path> asked = new ArrayList<>();
         CommandGuard.refusal(ShellParser.parse("rm -rf ./target/ build//./ build/missing"), workspace(ROOT, null, path -> asked.add(path)));
