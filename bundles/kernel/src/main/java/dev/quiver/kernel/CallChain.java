@@ -20,9 +20,9 @@ import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.Decided;
 import dev.quiver.kernel.permission.Grants;
 import dev.quiver.kernel.permission.PermissionEngine;
-import dev.quiver.kernel.shell.CommandGuard;
-import dev.quiver.kernel.shell.ParsedCommand;
-import dev.quiver.kernel.shell.ShellParser;
+import dev.quiver.bash.CommandGuard;
+import dev.quiver.bash.ParsedCommand;
+import dev.quiver.bash.ShellParser;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,7 +175,7 @@ final class CallChain {
         if (prepared.error() != null) {
             return new Verdict(Decision.DENY, PermissionEngine.BY_DEFAULT, prepared.error());
         }
-        return applyYolo(decide(prepared, false).verdict());
+        return applyYolo(decide(prepared, false));
     }
 
     /** Runs a call through the whole chain. */
@@ -204,7 +204,7 @@ final class CallChain {
                     new Verdict(Decision.DENY, PermissionEngine.BY_DEFAULT, "the arguments are invalid"));
         }
         Decided decided = decide(prepared, true);
-        Verdict verdict = applyYolo(decided.verdict());
+        Verdict verdict = applyYolo(decided);
         String instead = "";
         if (verdict.decision() == Decision.ASK) {
             if (modes.interactive()) {
@@ -223,6 +223,10 @@ final class CallChain {
                         instead = answer.instead();
                     }
                 }
+            } else if (decided.unjudgeable()) {
+                verdict = new Verdict(Decision.DENY, BY_MODE, verdict.reason() + " No one can approve calls in this "
+                        + "session, so it was refused. Write the command so that every part is known before it runs "
+                        + "(literal command words, no eval of computed text), or ask the user to run it.");
             } else {
                 verdict = new Verdict(Decision.DENY, BY_MODE, verdict.reason() + " No one can approve calls in this "
                         + "session, so it was refused: it needs the user's approval. The user can allow it with a "
@@ -257,8 +261,10 @@ final class CallChain {
         }
     }
 
-    private Verdict applyYolo(Verdict verdict) {
-        if (verdict.decision() == Decision.ASK && modes.yolo()) {
+    /** --yolo turns an ask into an allow, except where the call cannot be judged. */
+    private Verdict applyYolo(Decided decided) {
+        Verdict verdict = decided.verdict();
+        if (verdict.decision() == Decision.ASK && modes.yolo() && !decided.unjudgeable()) {
             return new Verdict(Decision.ALLOW, BY_MODE, "--yolo turns asks into allows (" + verdict.reason() + ")");
         }
         return verdict;
@@ -345,7 +351,7 @@ final class CallChain {
             }
         }
         for (ParsedCommand command : prepared.commands()) {
-            Optional<String> refusal = CommandGuard.refusal(command, this::ignoredInsideWorkspace);
+            Optional<String> refusal = CommandGuard.refusal(command, engine.shellWorkspace());
             if (refusal.isPresent()) {
                 return refusal;
             }
@@ -373,16 +379,6 @@ final class CallChain {
             return workspace.isProtected(workspace.resolve(path));
         } catch (ToolException outside) {
             return false; // outside the workspace: the rules and the jail judge it
-        }
-    }
-
-    /** Whether a recursive delete of this path is a delete of build output: ignored, and not .git or .quiver. */
-    private boolean ignoredInsideWorkspace(String path) {
-        try {
-            java.nio.file.Path resolved = workspace.resolve(path);
-            return !resolved.equals(workspace.root()) && !workspace.isProtected(resolved) && workspace.isIgnored(resolved);
-        } catch (ToolException outside) {
-            return false;
         }
     }
 

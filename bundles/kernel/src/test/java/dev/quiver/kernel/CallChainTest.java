@@ -125,6 +125,45 @@ class CallChainTest {
     }
 
     @Test
+    void aCommandThatCannotBeJudgedRunsNeitherByRuleNorByYoloAndIsDeniedHeadless() throws Exception {
+        framework.register(new TestTools.Subjects("bash", dev.quiver.api.Subject.Kind.COMMAND), "bash", "execute");
+        RuleSet allowAll = rules("{\"bash\":\"allow\"}");
+        for (String command : List.of("$CMD -rf src", "x=rm; $x -rf src", "echo $( (", "x=-rf; rm $x src",
+                "git -c alias.x=status x")) {
+            CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5), allowAll);
+            Verdict checked = yolo.check(framework.registry.snapshot(), "bash",
+                    "{\"subject\":" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(command) + "}");
+            assertEquals(Decision.ASK, checked.decision(), command + ": " + checked);
+            assertTrue(checked.reason().contains("cannot be judged"), checked.reason());
+            CallOutcome ran = run(yolo, "bash", "{\"subject\":"
+                    + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(command) + "}");
+            assertEquals(Status.DENIED, ran.status(), command);
+            assertEquals("mode", ran.verdict().by());
+            assertFalse(ran.output().contains("run with --yolo"), ran.output());
+        }
+        // an ordinary ask is still turned into an allow by --yolo
+        CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5), RuleSet.empty());
+        assertEquals(Status.OK, run(yolo, "bash", "{\"subject\":\"ls -la\"}").status());
+    }
+
+    @Test
+    void aPrivilegedCommandAsksWhateverTheRulesAndYoloSayAndIsDeniedHeadless() throws Exception {
+        framework.register(new TestTools.Subjects("bash", dev.quiver.api.Subject.Kind.COMMAND), "bash", "execute");
+        CallChain yolo = chain(new CallChain.Modes(true, false, false), Duration.ofSeconds(5),
+                rules("{\"bash\":{\"*\":\"allow\",\"git *\":\"allow\"}}"));
+        for (String command : List.of("sudo git status", "doas ls", "su -c 'ls'", "sudo -i")) {
+            String arguments = "{\"subject\":" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(command)
+                    + "}";
+            Verdict checked = yolo.check(framework.registry.snapshot(), "bash", arguments);
+            assertEquals(Decision.ASK, checked.decision(), command + ": " + checked);
+            assertTrue(checked.reason().contains("another user"), checked.reason());
+            CallOutcome ran = run(yolo, "bash", arguments);
+            assertEquals(Status.DENIED, ran.status(), command);
+            assertEquals("mode", ran.verdict().by());
+        }
+    }
+
+    @Test
     void askWithoutAPersonIsDeniedAndYoloAllowsIt() throws Exception {
         TestTools.Echo writer = new TestTools.Echo("write_echo");
         framework.register(writer, "write_echo", "write");
@@ -399,6 +438,7 @@ class CallChainTest {
 
     @Test
     void runChecksDiscoveredDestructiveCommandIsRefusedByTheGuardWhateverTheRules() throws Exception {
+        java.nio.file.Files.createDirectories(workspace.resolve("src")); // work the command would delete
         CallChain chain = checks("{\"*\":\"allow\"}");
         Verdict wipe = checkVerdict(chain, "wipe");
         assertEquals(Decision.DENY, wipe.decision());

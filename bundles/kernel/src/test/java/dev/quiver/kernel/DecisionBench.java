@@ -15,10 +15,9 @@ import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.Grants;
 import dev.quiver.kernel.permission.PermissionEngine;
 import dev.quiver.kernel.permission.RuleSet;
-import dev.quiver.kernel.shell.CommandGuard;
-import dev.quiver.kernel.shell.IgnoredPaths;
-import dev.quiver.kernel.shell.ParsedCommand;
-import dev.quiver.kernel.shell.ShellParser;
+import dev.quiver.bash.CommandGuard;
+import dev.quiver.bash.ParsedCommand;
+import dev.quiver.bash.ShellParser;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,8 +185,6 @@ public final class DecisionBench {
             }
 
             // where the compound's time goes: the parts of the chain on their own
-            IgnoredPaths ignored = path -> path.equals("target") || path.startsWith("target/")
-                    || path.equals("build") || path.startsWith("build/");
             ParsedCommand parsed = ShellParser.parse(COMPOUND);
             List<Subject> subjects = List.of(Subject.command(COMPOUND));
             Grants grants = new Grants();
@@ -196,7 +193,7 @@ public final class DecisionBench {
             System.out.println("|---|---|---|---|---|");
             row("parse (tree-sitter, wrappers, substitutions)", "", time(samples, () -> ShellParser.parse(COMPOUND)
                     .commands().size()));
-            row("guard, on the parsed command", "", time(samples, () -> CommandGuard.refusal(parsed, ignored).isPresent()
+            row("guard, on the parsed command", "", time(samples, () -> CommandGuard.refusal(parsed, engine.shellWorkspace()).isPresent()
                     ? 1 : 0));
             row("engine: secrets, rules, redirects, strictest", "", time(samples, () -> engine.decide("bash",
                     Access.EXECUTE, false, subjects, List.of(parsed), grants).verdict().reason().length()));

@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * guard, secrets, rules, the strictest of the parts — with the most permissive configuration a user
  * can write ({@code "bash": "allow"}). Every line names its exact expected decision (allow, ask or
  * deny) and its class: every {@code destructive} line must be denied by the guard and every
- * {@code secret} line by the secret check; an {@code everyday} line that is denied is a false
+ * {@code secret} line by the secret check; an {@code unjudgeable} line (what it does depends on run-time
+ * values) must ask, and still ask under --yolo; an {@code everyday} line that is denied is a false
  * refusal, and the false-refusal rate is printed. {@code CommandGuardTest} reads the same file:
  * the guard alone must refuse exactly the {@code destructive} lines.
  */
@@ -48,7 +49,7 @@ class DecisionCorpusTest {
 
     /** The rule set every corpus line is decided under. */
     static final String CONFIG = "{\"bash\":\"allow\"}";
-    static final Set<String> CLASSES = Set.of("destructive", "secret", "everyday");
+    static final Set<String> CLASSES = Set.of("destructive", "secret", "unjudgeable", "everyday");
 
     @TempDir
     Path temp;
@@ -115,10 +116,13 @@ class DecisionCorpusTest {
 
     @Test
     void everyLineGetsItsExactDecisionWithBashAllowed() throws Exception {
-        // the corpus treats these folders as git-ignored build output
+        // the corpus treats these folders as git-ignored build output, beside work that is not
         Files.writeString(temp.resolve(".gitignore"), "target/\nbuild/\nnode_modules/\ndist/\n");
-        for (String folder : List.of("target", "build", "node_modules", "dist")) {
+        for (String folder : List.of("target", "build", "node_modules", "dist", "src", "docs")) {
             Files.createDirectories(temp.resolve(folder));
+        }
+        for (String file : List.of("README.md", "notes.txt", "target-notes.md", "src/Main.java")) {
+            Files.writeString(temp.resolve(file), "x");
         }
         Workspace workspace = new WorkspaceFactoryComponent().open(temp);
         RuleSet allowAll = RuleSet.parse(List.of(Map.entry(temp.resolve("config.json"),
@@ -127,9 +131,11 @@ class DecisionCorpusTest {
         ExecutorService workers = Executors.newSingleThreadExecutor();
         try (Framework framework = new Framework()) {
             framework.register(new Bash(), "bash", "execute");
-            CallChain chain = new CallChain(workspace, new PermissionEngine(allowAll, workspace, "/home/tester"), List::of,
-                    workers, new CallChain.Modes(false, false, false), Duration.ofSeconds(5),
-                    new AuditLog(temp, "corpus"), key -> Optional.empty(), tool -> false);
+            PermissionEngine engine = new PermissionEngine(allowAll, workspace, "/home/tester");
+            CallChain chain = new CallChain(workspace, engine, List::of, workers, new CallChain.Modes(false, false, false),
+                    Duration.ofSeconds(5), new AuditLog(temp, "corpus"), key -> Optional.empty(), tool -> false);
+            CallChain yolo = new CallChain(workspace, engine, List::of, workers, new CallChain.Modes(true, false, false),
+                    Duration.ofSeconds(5), new AuditLog(temp, "corpus"), key -> Optional.empty(), tool -> false);
             List<String> mismatches = new ArrayList<>();
             List<String> mislabelled = new ArrayList<>();
             List<String> falseRefusals = new ArrayList<>();
@@ -146,7 +152,14 @@ class DecisionCorpusTest {
                             + (by == null ? "" : " by " + by) + ", got " + verdict.decision().id() + " by " + verdict.by() + ": " + shown + "\n      ("
                             + verdict.reason() + ")");
                 }
-                if (line.kind().equals("everyday")) {
+                if (line.kind().equals("unjudgeable")) {
+                    Verdict underYolo = yolo.check(framework.registry.snapshot(), "bash",
+                            new ObjectMapper().writeValueAsString(Map.of("command", line.command())));
+                    if (line.expected() != Decision.ASK || underYolo.decision() != Decision.ASK) {
+                        mismatches.add("line " + line.number() + " [unjudgeable] must ask, with --yolo too; got "
+                                + underYolo.decision().id() + " under --yolo: " + shown);
+                    }
+                } else if (line.kind().equals("everyday")) {
                     everyday.merge(verdict.decision(), 1, Integer::sum);
                     if (verdict.decision() == Decision.DENY) {
                         falseRefusals.add(shown + " => " + verdict.reason());
@@ -158,11 +171,13 @@ class DecisionCorpusTest {
                     }
                 }
             }
-            int everydayLines = corpus.size() - refusedLines;
+            long unjudgeableLines = corpus.stream().filter(l -> l.kind().equals("unjudgeable")).count();
+            int everydayLines = (int) (corpus.size() - refusedLines - unjudgeableLines);
             System.out.printf("decision corpus (%s): %d commands; %d everyday: %d allowed, %d asked, %d falsely refused "
-                    + "(false-refusal rate %.1f%%); %d destructive or secret, all expected deny%n", CONFIG, corpus.size(),
-                    everydayLines, everyday.getOrDefault(Decision.ALLOW, 0), everyday.getOrDefault(Decision.ASK, 0),
-                    falseRefusals.size(), 100.0 * falseRefusals.size() / Math.max(1, everydayLines), refusedLines);
+                    + "(false-refusal rate %.1f%%); %d destructive or secret, all expected deny; %d unjudgeable, all "
+                    + "expected ask%n", CONFIG, corpus.size(), everydayLines, everyday.getOrDefault(Decision.ALLOW, 0),
+                    everyday.getOrDefault(Decision.ASK, 0), falseRefusals.size(),
+                    100.0 * falseRefusals.size() / Math.max(1, everydayLines), refusedLines, unjudgeableLines);
             falseRefusals.forEach(refusal -> System.out.println("  false refusal: " + refusal));
             assertTrue(corpus.size() >= 200 && everydayLines >= 100 && refusedLines >= 100,
                     "corpus size " + corpus.size() + " (" + everydayLines + " everyday, " + refusedLines + " refused)");

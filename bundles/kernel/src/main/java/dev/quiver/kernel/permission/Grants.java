@@ -26,8 +26,7 @@ public final class Grants {
     /** The granted pattern that matches the text, if any. */
     public java.util.Optional<String> match(String tool, String text) {
         for (String pattern : patterns.getOrDefault(tool, List.of())) {
-            if (Wildcard.matches(pattern, text)
-                    || (pattern.endsWith(" *") && pattern.substring(0, pattern.length() - 2).equals(text))) {
+            if (Wildcard.matchesSubject(pattern, text)) {
                 return java.util.Optional.of(pattern);
             }
         }

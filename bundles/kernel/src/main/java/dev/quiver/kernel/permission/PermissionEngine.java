@@ -6,16 +6,15 @@ import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
 import dev.quiver.api.host.Decision;
 import dev.quiver.api.host.Verdict;
-import dev.quiver.kernel.shell.ParsedCommand;
-import dev.quiver.kernel.shell.Redirect;
-import dev.quiver.kernel.shell.SimpleCommand;
-import dev.quiver.kernel.shell.Word;
+import dev.quiver.bash.CommandModel;
+import dev.quiver.bash.ParsedCommand;
+import dev.quiver.bash.ShellParser;
+import dev.quiver.bash.ShellWorkspace;
+import dev.quiver.bash.Word;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Decides a call from its subjects: secrets first, then the tool's rule table (or its defaults),
@@ -26,8 +25,13 @@ import java.util.regex.Pattern;
  * subjects ({@code run_checks}: the target, then the commands it will run) is matched by its rule
  * table on the names only. Its commands are not rule subjects of that tool — a table written for
  * target names could never match them — but each is still judged as a shell command apart from the
- * table: a secret it reads is refused, a computed command word, an incomplete parse or a write
- * outside the workspace asks. (The guard judges every command before the engine.)
+ * table: a secret it reads is refused; a computed command word, an incomplete parse, what cannot be
+ * judged before it runs, a privileged command or a change outside the workspace asks. (The guard
+ * judges every command before the engine.)
+ *
+ * <p>A shell command is judged as {@link CommandModel} reads it, the one reading the guard shares:
+ * what it reads for the secret check, what it writes and deletes for the workspace's bounds, its
+ * normalised text and other spellings for the rules (see {@link #ruleMatches}).
  */
 public final class PermissionEngine {
 
@@ -35,32 +39,42 @@ public final class PermissionEngine {
     public static final String BY_DEFAULT = "default";
     public static final String BY_SECRET = "secret";
 
-    /** Commands whose arguments are text they print, never files they open. */
-    private static final Set<String> TEXT_ARGUMENTS = Set.of("echo", "printf");
-    /** Commands whose last operand is the destination they write (unless a -t option names it). */
-    private static final Set<String> COPIES = Set.of("cp", "mv");
-    /**
-     * -t DIR or -tDIR, in a cluster of short options (-vt DIR, -vtDIR), or the long option in any
-     * abbreviation getopt accepts (--t, --target, --target-directory=DIR). Read broadly on purpose: a
-     * word taken for a target option only makes every operand count as read.
-     */
-    private static final Pattern TARGET_OPTION = Pattern.compile("-[a-zA-Z]*t.*|--t.*");
-
-    private static final Set<String> HARMLESS_DEVICES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
-            "/dev/zero", "/dev/fd/1", "/dev/fd/2");
+    /** How many shell strings deep (a git alias's code, {@code git rebase -x}) a line's parts are judged. */
+    private static final int MAX_NESTING = 4;
 
     private final RuleSet rules;
     private final Workspace workspace;
     private final String home;
+    private final ShellWorkspace shellWorkspace;
 
     public PermissionEngine(RuleSet rules, Workspace workspace, String home) {
         this.rules = rules;
         this.workspace = workspace;
         this.home = home;
+        this.shellWorkspace = new BashWorkspace(workspace, home);
+    }
+
+    /** The workspace as the bash bundle's guard and command model need it. */
+    public ShellWorkspace shellWorkspace() {
+        return shellWorkspace;
     }
 
     /** One judged part of a call: a path, a simple command, a URL. */
-    private record Part(String text, Decision decision, String by, String reason, Optional<Rule> rule, boolean grantable) {
+    private record Part(String text, Decision decision, String by, String reason, Optional<Rule> rule, boolean grantable,
+            boolean unjudgeable) {
+
+        Part(String text, Decision decision, String by, String reason, Optional<Rule> rule, boolean grantable) {
+            this(text, decision, by, reason, rule, grantable, false);
+        }
+
+        /**
+         * A part only the user may allow, not a rule and not --yolo: its meaning depends on run-time values,
+         * or it runs as another user.
+         */
+        static Part unjudgeable(String text, String reason) {
+            return new Part(text, Decision.ASK, BY_DEFAULT, reason + " No rule and no --yolo can allow it; only the user can.",
+                    Optional.empty(), false, true);
+        }
     }
 
     /**
@@ -95,7 +109,7 @@ public final class PermissionEngine {
                 case PATH -> parts.add(path(tool, access == Access.READ, publishesPaths, subject.value(), table,
                         fallback));
                 case COMMAND -> parts.addAll(shell(tool, command < commands.size() ? commands.get(command++) : null,
-                        table, fallback, !rulesOnNames));
+                        table, fallback, !rulesOnNames, 0));
                 default -> parts.add(plain(tool, subject.value(), table, fallback));
             }
         }
@@ -115,15 +129,18 @@ public final class PermissionEngine {
         }
         Part strictest = granted.get(0);
         for (Part part : granted) {
-            if (part.decision().ordinal() > strictest.decision().ordinal()) {
+            // among asks, the one nobody but the user can allow is the reason given
+            if (part.decision().ordinal() > strictest.decision().ordinal()
+                    || (part.decision() == strictest.decision() && part.unjudgeable() && !strictest.unjudgeable())) {
                 strictest = part;
             }
         }
         String reason = granted.size() > 1 && strictest.decision() != Decision.ALLOW
                 ? shorten(strictest.text()) + ": " + strictest.reason() : strictest.reason();
         Verdict verdict = new Verdict(strictest.decision(), strictest.by(), reason);
+        boolean unjudgeable = verdict.decision() == Decision.ASK && granted.stream().anyMatch(Part::unjudgeable);
         return new Decided(verdict, strictest.rule(), verdict.decision() == Decision.ASK
-                ? grant(granted, subjects, rulesOnNames) : List.of());
+                ? grant(granted, subjects, rulesOnNames) : List.of(), unjudgeable);
     }
 
     /** The values of a call's name subjects. */
@@ -188,46 +205,61 @@ public final class PermissionEngine {
     }
 
     /**
-     * The parts of one shell line: each simple command against the table (when {@code ruled}), and
-     * what no rule can allow — secrets, computed command words, writes outside the workspace, an
-     * incomplete parse.
+     * The parts of one shell line, each simple command read once by {@link CommandModel}: against the
+     * table (when {@code ruled}), and what no rule can allow — a secret it reads, a computed command
+     * word, what cannot be judged before it runs, a privileged command, a change outside the workspace,
+     * an incomplete parse. Shell code a command hands on (a git alias) is judged as a line of its own.
      */
-    private List<Part> shell(String tool, ParsedCommand parsed, boolean table, Fallback fallback, boolean ruled) {
+    private List<Part> shell(String tool, ParsedCommand parsed, boolean table, Fallback fallback, boolean ruled,
+            int nesting) {
         List<Part> parts = new ArrayList<>();
         if (parsed == null) {
-            parts.add(new Part("?", Decision.ASK, BY_DEFAULT, "the command could not be read; it needs approval.",
-                    Optional.empty(), false));
+            parts.add(Part.unjudgeable("?", "the command could not be read, so it cannot be judged."));
             return parts;
         }
-        for (SimpleCommand command : parsed.commands()) {
-            String text = command.text();
-            Optional<String> secret = secretIn(command);
+        for (CommandModel model : CommandModel.line(parsed, shellWorkspace)) {
+            String text = model.text();
+            Optional<String> secret = secretIn(model);
             if (secret.isPresent()) {
                 parts.add(new Part(text, Decision.DENY, BY_SECRET, "it reads " + secret.get() + ", which holds secrets by "
                         + "its name; that is refused. Ask the user for the value you need.", Optional.empty(), false));
                 continue;
             }
-            if (command.computedName()) {
-                Decision decision = fallback.decision() == Decision.DENY ? Decision.DENY : Decision.ASK;
-                parts.add(new Part(text, decision, BY_DEFAULT, "its command word is computed at run time ("
-                        + shorten(command.name().value()) + "), so no rule can match it; it needs approval.",
-                        Optional.empty(), false));
+            if (model.command().computedName()) {
+                String why = "its command word is computed at run time (" + shorten(model.command().name().value())
+                        + "), so it cannot be judged.";
+                parts.add(fallback.decision() == Decision.DENY
+                        ? new Part(text, Decision.DENY, BY_DEFAULT, why, Optional.empty(), false)
+                        : Part.unjudgeable(text, why));
                 continue;
             }
-            if (ruled) {
-                parts.add(decideText(tool, text, List.of(text), table, fallback));
+            if (!model.unjudgeable().isEmpty()) {
+                parts.add(Part.unjudgeable(text, String.join("; ", model.unjudgeable()) + ", so it cannot be judged."));
             }
-            for (Redirect redirect : command.redirects()) {
-                if (writes(redirect) && !insideWorkspace(redirect.target())) {
-                    parts.add(new Part(text, Decision.ASK, BY_DEFAULT, "it writes to " + shorten(redirect.target().value())
-                            + ", outside the workspace; that needs approval.", Optional.empty(), false));
+            Part ruledPart = ruled ? command(tool, model, table, fallback) : null;
+            if (model.privilege().isPresent() && (ruledPart == null || ruledPart.decision() != Decision.DENY)) {
+                ruledPart = Part.unjudgeable(text, "it runs as another user (" + model.privilege().get()
+                        + "); do without it, or ask the user to run it.");
+            }
+            if (ruledPart != null) {
+                parts.add(ruledPart);
+            }
+            for (Word target : model.outside(shellWorkspace)) {
+                parts.add(new Part(text, Decision.ASK, BY_DEFAULT, "it writes to or deletes " + shorten(target.value())
+                        + ", which may be outside the workspace; that needs approval.", Optional.empty(), false));
+            }
+            for (Word code : model.shellCode()) {
+                if (!code.literal() || nesting >= MAX_NESTING) {
+                    parts.add(Part.unjudgeable(text, "it hands the shell code " + shorten(code.value())
+                            + " on, which cannot be read here, so it cannot be judged."));
+                } else {
+                    parts.addAll(shell(tool, ShellParser.parse(code.value()), table, fallback, ruled, nesting + 1));
                 }
             }
         }
         if (!parsed.complete()) {
-            parts.add(new Part(shorten(parsed.source()), Decision.ASK, BY_DEFAULT,
-                    "the command could not be parsed completely, so it cannot be allowed without approval.",
-                    Optional.empty(), false));
+            parts.add(Part.unjudgeable(shorten(parsed.source()),
+                    "the command could not be parsed completely, so it cannot be judged."));
         }
         if (parts.isEmpty() && ruled) {
             parts.add(decideText(tool, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
@@ -235,28 +267,56 @@ public final class PermissionEngine {
         return parts;
     }
 
+    /** A simple command against the rule table. */
+    private Part command(String tool, CommandModel model, boolean table, Fallback fallback) {
+        if (table) {
+            List<Rule> matched = rules.matches(tool, rule -> ruleMatches(rule, model));
+            if (!matched.isEmpty()) {
+                Rule rule = matched.get(0);
+                return new Part(model.text(), rule.decision(), BY_RULE, rule.describe(), Optional.of(rule), true);
+            }
+        }
+        return new Part(model.text(), fallback.decision(), BY_DEFAULT, fallback.reason(), Optional.empty(), true);
+    }
+
+    /**
+     * Whether a rule speaks for a command. A deny or ask rule matches any of its spellings (as written,
+     * {@code /usr/bin/git push}, {@code sudo git push}), so none slips past it; an allow rule matches the
+     * normalised command alone, and for code given inline or on standard input ({@code python3 -c}) only
+     * when the rule names the interpreter ({@code python3 -c *}) or is the tool's whole table ({@code *}):
+     * a pattern written for something else ({@code * --version}) never allows code it cannot read.
+     */
+    static boolean ruleMatches(Rule rule, CommandModel model) {
+        String pattern = rule.pattern();
+        if (rule.decision() != Decision.ALLOW) {
+            return model.spellings().stream().anyMatch(text -> Wildcard.matchesSubject(pattern, text));
+        }
+        if (!Wildcard.matchesSubject(pattern, model.text())) {
+            return false;
+        }
+        if (!model.runsCode() || pattern.equals("*")) {
+            return true;
+        }
+        int space = pattern.indexOf(' ');
+        String first = space < 0 ? pattern : pattern.substring(0, space);
+        String word = model.text().split(" ", 2)[0];
+        return first.equals(word);
+    }
+
     private Part plain(String tool, String value, boolean table, Fallback fallback) {
         return decideText(tool, value, List.of(value), table, fallback);
     }
 
     /**
-     * The secret file a command reads, if any: any of its arguments (or an option's value) that names
-     * one, or a file it redirects its input from. Not counted, because nothing is read from them:
-     * the arguments of {@code echo} and {@code printf} (text), the destination of {@code cp} and
-     * {@code mv} (written), and the targets of output redirections and here-strings.
+     * The secret file a command reads, if any: a file whose content it reads by {@link CommandModel#reads()}
+     * (an operand, an option's value, an input redirection) that names one. A word of the form
+     * {@code --opt=.env} or {@code KEY=.env} names the file after its {@code =}.
      */
-    private Optional<String> secretIn(SimpleCommand command) {
-        List<Word> words = new ArrayList<>(readArguments(command));
-        for (Redirect redirect : command.redirects()) {
-            if (redirect.operator().equals("<") || redirect.operator().equals("<>")) {
-                words.add(redirect.target());
-            }
-        }
-        for (Word word : words) {
+    private Optional<String> secretIn(CommandModel model) {
+        for (Word word : model.reads()) {
             if (!word.literal() || word.value().isEmpty()) {
                 continue;
             }
-            // an option's value (--env-file=.env) names a file as well
             String value = word.value();
             int equals = value.indexOf('=');
             List<String> candidates = value.startsWith("-")
@@ -273,50 +333,6 @@ public final class PermissionEngine {
             }
         }
         return Optional.empty();
-    }
-
-    /** The arguments of a command that may name a file it reads (see {@link #secretIn}). */
-    private static List<Word> readArguments(SimpleCommand command) {
-        String name = command.computedName() ? "" : command.baseName();
-        List<Word> args = command.args();
-        if (TEXT_ARGUMENTS.contains(name)) {
-            return List.of();
-        }
-        if (COPIES.contains(name) && args.size() >= 2) {
-            boolean targetOption = args.stream().anyMatch(word -> TARGET_OPTION.matcher(word.value()).matches());
-            Word last = args.get(args.size() - 1);
-            if (!targetOption && !last.value().startsWith("-")) {
-                return args.subList(0, args.size() - 1);
-            }
-        }
-        return args;
-    }
-
-    private static boolean writes(Redirect redirect) {
-        String op = redirect.operator();
-        return op.contains(">") && !op.equals(">&") && !op.equals("<&") || op.equals("&>") || op.equals("&>>");
-    }
-
-    private boolean insideWorkspace(Word target) {
-        if (!target.literal()) {
-            return false;
-        }
-        String value = target.value();
-        if (HARMLESS_DEVICES.contains(value) || value.matches("\\d+|-")) {
-            return true;
-        }
-        // bash expands a leading ~ in a redirection target: ~/x is in the home folder, ~user/x elsewhere
-        if ((value.equals("~") || value.startsWith("~/")) && home != null && !home.isEmpty()) {
-            value = home + value.substring(1);
-        } else if (value.startsWith("~")) {
-            return false;
-        }
-        try {
-            workspace.resolve(value);
-            return true;
-        } catch (ToolException outside) {
-            return false;
-        }
     }
 
     /**

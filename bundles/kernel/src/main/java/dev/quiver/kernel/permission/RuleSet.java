@@ -159,9 +159,17 @@ public final class RuleSet {
      * texts — strictest first: the first is the call's decision.
      */
     public List<Rule> matches(String tool, List<String> texts) {
+        return matches(tool, rule -> texts.stream().anyMatch(text -> Wildcard.matchesSubject(rule.pattern(), text)));
+    }
+
+    /**
+     * As {@link #matches(String, List)}, with the subject deciding which rules match it: a shell command
+     * is matched by an allow rule on its normalised text only, by a deny or ask rule on every spelling.
+     */
+    public List<Rule> matches(String tool, java.util.function.Predicate<Rule> matcher) {
         List<Rule> matched = new ArrayList<>();
         for (Layer layer : layers) {
-            tableFor(layer, tool).flatMap(table -> lastMatch(table, texts)).ifPresent(matched::add);
+            tableFor(layer, tool).flatMap(table -> lastMatch(table, matcher)).ifPresent(matched::add);
         }
         matched.sort((a, b) -> Integer.compare(b.decision().ordinal(), a.decision().ordinal()));
         return matched;
@@ -178,7 +186,7 @@ public final class RuleSet {
             if (table.isEmpty()) {
                 continue;
             }
-            Optional<Rule> last = lastMatch(table.get(), List.of(path));
+            Optional<Rule> last = lastMatch(table.get(), rule -> Wildcard.matchesSubject(rule.pattern(), path));
             if (last.isPresent() && last.get().decision() != Decision.ALLOW) {
                 return false;
             }
@@ -204,15 +212,11 @@ public final class RuleSet {
         return Optional.ofNullable(found);
     }
 
-    /** The last rule of a table that matches any of the texts; a {@code "cmd *"} pattern also matches {@code cmd}. */
-    static Optional<Rule> lastMatch(List<Rule> table, List<String> texts) {
+    /** The last rule of a table that matches. */
+    private static Optional<Rule> lastMatch(List<Rule> table, java.util.function.Predicate<Rule> matcher) {
         for (int i = table.size() - 1; i >= 0; i--) {
-            Rule rule = table.get(i);
-            for (String text : texts) {
-                if (Wildcard.matches(rule.pattern(), text)
-                        || (rule.pattern().endsWith(" *") && rule.pattern().substring(0, rule.pattern().length() - 2).equals(text))) {
-                    return Optional.of(rule);
-                }
+            if (matcher.test(table.get(i))) {
+                return Optional.of(table.get(i));
             }
         }
         return Optional.empty();

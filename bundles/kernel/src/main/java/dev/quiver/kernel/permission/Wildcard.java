@@ -14,6 +14,12 @@ public final class Wildcard {
     private Wildcard() {
     }
 
+    /** As {@link #matches}, and a pattern ending in {@code " *"} also matches the bare command ({@code git *} matches {@code git}). */
+    public static boolean matchesSubject(String pattern, String text) {
+        return matches(pattern, text)
+                || (pattern.endsWith(" *") && pattern.length() - 2 == text.length() && pattern.startsWith(text));
+    }
+
     public static boolean matches(String pattern, String text) {
         int[] p = pattern.codePoints().toArray();
         int[] t = text.codePoints().toArray();

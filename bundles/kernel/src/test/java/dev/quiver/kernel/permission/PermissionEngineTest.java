@@ -9,8 +9,8 @@ import dev.quiver.api.Subject;
 import dev.quiver.api.Workspace;
 import dev.quiver.api.host.Decision;
 import dev.quiver.api.host.Verdict;
-import dev.quiver.kernel.shell.ParsedCommand;
-import dev.quiver.kernel.shell.ShellParser;
+import dev.quiver.bash.ParsedCommand;
+import dev.quiver.bash.ShellParser;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -156,8 +156,14 @@ class PermissionEngineTest {
     }
 
     @Test
-    void writingOutsideTheWorkspaceThroughARedirectAsks() {
+    void writingOutsideTheWorkspaceThroughARedirectAsks() throws Exception {
+        Files.createDirectories(temp.resolve("build"));
+        Files.createSymbolicLink(temp.resolve("build/link"), Path.of("/tmp"));
         assertEquals(Decision.ALLOW, bash("git log > log.txt", new Grants()).verdict().decision());
+        for (String command : List.of("git log >& ~/.bashrc", "git log &>> /tmp/x", "git log | tee ~/.profile",
+                "cd .. && git log > x.txt", "git log > build/link/x")) {
+            assertEquals(Decision.ASK, bash(command, new Grants()).verdict().decision(), command);
+        }
         assertEquals(Decision.ALLOW, bash("git log 2>/dev/null", new Grants()).verdict().decision());
         Verdict outside = bash("git log > /etc/motd", new Grants()).verdict();
         assertEquals(Decision.ASK, outside.decision());
@@ -181,6 +187,101 @@ class PermissionEngineTest {
         assertEquals(Decision.DENY, compound.verdict().decision());
         assertTrue(compound.grant().isEmpty());
         assertEquals(List.of("cargo build *", "ls *"), bash("cargo build && ls -la", new Grants()).grant());
+    }
+
+    private Decided bashUnder(String rules, String command) throws Exception {
+        RuleSet set = RuleSet.parse(List.of(Map.entry(temp.resolve("rules.json"), new ObjectMapper().readTree(rules))),
+                new ArrayList<>());
+        return new PermissionEngine(set, workspace, HOME).decide("bash", Access.EXECUTE, false,
+                List.of(Subject.command(command)), List.of(ShellParser.parse(command)), new Grants());
+    }
+
+    @Test
+    void rulesMatchTheNormalisedCommandSoNoSpellingSlipsPastADeny() throws Exception {
+        String denyPush = "{\"bash\": {\"*\": \"allow\", \"git push *\": \"deny\"}}";
+        for (String command : List.of("git push origin main", "git -C . push", "/usr/bin/git push", "git --no-pager push -u",
+                "git -c color.ui=never push", "sudo git push", "/usr/bin/../bin/git push")) {
+            assertEquals(Decision.DENY, bashUnder(denyPush, command).verdict().decision(), command);
+        }
+        assertEquals(Decision.ALLOW, bashUnder(denyPush, "git -C . status").verdict().decision());
+        // a program found elsewhere is no system program: a deny rule still catches it by its file name
+        assertEquals(Decision.DENY, bashUnder(denyPush, "./tools/git push").verdict().decision());
+        for (String command : List.of("/bin/rm notes.txt", "\\rm notes.txt", "sudo /bin/rm x")) {
+            assertEquals(Decision.DENY, bash(command, new Grants()).verdict().decision(), command);
+        }
+    }
+
+    @Test
+    void anAllowRuleSeesOnlyTheNormalisedCommand() throws Exception {
+        String allowGitPush = "{\"bash\": {\"*\": \"ask\", \"git push origin *\": \"allow\"}}";
+        assertEquals(Decision.ALLOW, bashUnder(allowGitPush, "git -C . push origin main").verdict().decision());
+        assertEquals(Decision.ALLOW, bashUnder(allowGitPush, "/usr/bin/git push origin main").verdict().decision());
+        // an allow rule written for how a command looks does not allow another program of that name
+        assertEquals(Decision.ASK, bashUnder(allowGitPush, "./git push origin main").verdict().decision());
+        String longOption = "{\"bash\": {\"*\": \"ask\", \"rm --recursive *\": \"deny\"}}";
+        assertEquals(Decision.DENY, bashUnder(longOption, "rm --rec build/x").verdict().decision(),
+                "an abbreviation is matched by its full name");
+    }
+
+    @Test
+    void privilegedCommandsAlwaysAskAndADenyRuleForTheWrapperMatches() throws Exception {
+        Decided sudoGit = bash("sudo git status", new Grants());
+        assertEquals(Decision.ASK, sudoGit.verdict().decision(), "git * allows git status, never sudo git status");
+        assertTrue(sudoGit.unjudgeable(), "neither a rule nor --yolo may let it run");
+        assertTrue(sudoGit.grant().isEmpty(), "nothing can be granted for it");
+        assertTrue(sudoGit.verdict().reason().contains("sudo"), sudoGit.verdict().reason());
+        for (String command : List.of("doas git status", "su -c 'git status'", "sudo -u deploy git log")) {
+            assertEquals(Decision.ASK, bash(command, new Grants()).verdict().decision(), command);
+        }
+        String denySudo = "{\"bash\": {\"*\": \"allow\", \"sudo *\": \"deny\"}}";
+        assertEquals(Decision.DENY, bashUnder(denySudo, "sudo git status").verdict().decision());
+        assertEquals(Decision.DENY, bashUnder(denySudo, "sudo -E apt-get update").verdict().decision());
+        assertEquals(Decision.ALLOW, bashUnder(denySudo, "git status").verdict().decision());
+        assertEquals(Decision.DENY, bash("sudo rm x", new Grants()).verdict().decision(), "the inner command's deny holds");
+    }
+
+    @Test
+    void codeAnInterpreterIsGivenIsAllowedOnlyByARuleThatNamesTheInterpreter() throws Exception {
+        String rmtree = "python3 -c \"import shutil; shutil.rmtree('src')\" --version";
+        assertEquals(Decision.ASK, bashUnder("{\"bash\": {\"*\": \"ask\", \"* --version\": \"allow\"}}", rmtree)
+                .verdict().decision(), "a pattern written for --version never allows inline code");
+        assertEquals(Decision.ALLOW, bashUnder("{\"bash\": {\"*\": \"ask\", \"* --version\": \"allow\"}}",
+                "node --version").verdict().decision());
+        assertEquals(Decision.ASK, bashUnder("{\"bash\": {\"*\": \"ask\", \"*shutil*\": \"allow\"}}", rmtree)
+                .verdict().decision());
+        assertEquals(Decision.ALLOW, bashUnder("{\"bash\": {\"*\": \"ask\", \"python3 -c *\": \"allow\"}}", rmtree)
+                .verdict().decision(), "a rule that names the interpreter is the user's choice");
+        assertEquals(Decision.ALLOW, bashUnder("{\"bash\": \"allow\"}", rmtree).verdict().decision(),
+                "so is allowing the whole tool");
+        assertEquals(Decision.ASK, bashUnder("{\"bash\": {\"*\": \"ask\", \"* -e *\": \"allow\"}}",
+                "node -e \"require('fs').rmSync('src', {recursive: true})\"").verdict().decision());
+    }
+
+    @Test
+    void whatDependsOnRunTimeValuesOrGitSettingsIsNeverAllowedByARule() throws Exception {
+        for (String command : List.of("git -c alias.nuke='reset --hard' status", "git -c core.pager=./evil log",
+                "git clean $FLAGS", "git reset $MODE", "git zz-not-a-command")) {
+            Decided decided = bash(command, new Grants());
+            assertEquals(Decision.ASK, decided.verdict().decision(), command);
+            assertTrue(decided.unjudgeable(), command);
+        }
+        assertEquals(Decision.ALLOW, bash("git -c color.ui=always -c user.name=x log", new Grants()).verdict().decision());
+    }
+
+    @Test
+    void anAliasFromTheRepositorysConfigIsReadAsItsExpansion() throws Exception {
+        Path git = temp.resolve(".git");
+        Files.createDirectories(git.resolve("objects"));
+        Files.writeString(git.resolve("HEAD"), "ref: refs/heads/main\n");
+        Files.writeString(git.resolve("config"), "[alias]\n\tst = status --short\n\tpub = push origin main ; comment\n");
+        Workspace repository = new WorkspaceFactoryComponent().open(temp);
+        RuleSet rules = RuleSet.parse(List.of(Map.entry(temp.resolve("r.json"), new ObjectMapper().readTree(
+                "{\"bash\": {\"*\": \"ask\", \"git status *\": \"allow\", \"git push *\": \"deny\"}}"))), warnings);
+        PermissionEngine engine = new PermissionEngine(rules, repository, HOME);
+        assertEquals(Decision.ALLOW, engine.decide("bash", Access.EXECUTE, false, List.of(Subject.command("git st")),
+                List.of(ShellParser.parse("git st")), new Grants()).verdict().decision());
+        assertEquals(Decision.DENY, engine.decide("bash", Access.EXECUTE, false, List.of(Subject.command("git pub")),
+                List.of(ShellParser.parse("git pub")), new Grants()).verdict().decision());
     }
 
     @Test

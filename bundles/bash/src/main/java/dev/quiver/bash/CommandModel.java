@@ -1,0 +1,563 @@
+package dev.quiver.bash;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What one simple command does, decided once and asked by every judge — the guard, the secret check,
+ * the rules and the check for changes outside the workspace — so that none of them reads a command
+ * differently from another:
+ *
+ * <ul>
+ *   <li>the <b>program</b>, its command word resolved ({@code /usr/bin/git} and {@code \git} are
+ *       {@code git}), and for git the <b>subcommand</b> after git's own options and aliases;
+ *   <li>its <b>options</b> as the program reads them (GNU prefixes, clusters, {@code --opt=value},
+ *       {@code --} ending them, options after operands), each by its canonical name ({@code rm --rec}
+ *       has {@code --recursive}), and its <b>operands</b>;
+ *   <li>the files whose content it <b>reads</b>, the files it <b>writes</b> (every writing redirection
+ *       included: {@code >}, {@code >>}, {@code >|}, {@code &>}, {@code &>>}, {@code >&} to a file,
+ *       {@code <>}), and what it <b>deletes</b>;
+ *   <li>whether it runs <b>privileged</b>, as another user (through {@code sudo}, {@code doas}, {@code su},
+ *       {@code runuser}, {@code pkexec}) and whether it runs <b>code</b> given inline or on standard input;
+ *   <li>the shell code it hands on (a git alias starting with {@code !}, {@code git rebase -x});
+ *   <li>why it cannot be judged, if it cannot ({@link #unjudgeable()}): a computed word where an
+ *       option of a command that destroys could stand, a git setting that can define an alias.
+ * </ul>
+ *
+ * <p>{@link #text()} is the command as rules match it: the resolved command word, git's subcommand
+ * without git's own options, long options by their full names. {@link #spellings()} adds the other
+ * spellings a deny or ask rule must also catch.
+ */
+public final class CommandModel {
+
+    /**
+     * One option as the program reads it.
+     *
+     * @param name the canonical name: the first long name of the option when it has one
+     *     ({@code --recursive} for {@code -r}, {@code -R} and {@code --rec}), else {@code -x}
+     * @param value its value, or null
+     */
+    public record Option(String name, Word value) {
+    }
+
+    /** Programs that run their command as another user. */
+    static final Set<String> PRIVILEGED = Set.of("sudo", "doas", "su", "runuser", "pkexec", "run0");
+
+    /** Devices a write to changes nothing: not counted as writes. */
+    static final Set<String> HARMLESS = Set.of("/dev/null", "/dev/zero", "/dev/full", "/dev/stdout", "/dev/stderr",
+            "/dev/tty", "/dev/fd/1", "/dev/fd/2");
+
+    /** Folders whose programs are the ones a bare name finds: {@code /usr/bin/git} is matched as {@code git}. */
+    private static final Set<String> SYSTEM_FOLDERS = Set.of("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin",
+            "/usr/local/sbin");
+
+    private final SimpleCommand command;
+    private final String program;
+    private final String subcommand;
+    private final List<Option> options;
+    private final List<Word> operands;
+    private final List<Word> reads;
+    private final List<Word> writes;
+    private final List<Word> deletes;
+    private final List<Word> shellCode;
+    private final String privilege;
+    private final Programs.Code code;
+    private final List<String> unjudgeable;
+    private final String text;
+    private final List<String> spellings;
+    /** The folder it works in relative to the line's ({@code git -C x}); "" for the same; null when computed. */
+    final String folder;
+    /** The folders the line may be in when it runs (after the {@code cd}s before it), empty when unknown; null outside {@link #line}. */
+    private List<Path> lineFolders;
+
+    private CommandModel(Builder b) {
+        this.command = b.command;
+        this.program = b.program;
+        this.subcommand = b.subcommand;
+        this.options = List.copyOf(b.options);
+        this.operands = List.copyOf(b.operands);
+        this.reads = List.copyOf(b.reads);
+        this.writes = List.copyOf(b.writes);
+        this.deletes = List.copyOf(b.deletes);
+        this.shellCode = List.copyOf(b.shellCode);
+        this.privilege = b.privilege;
+        this.code = b.code;
+        this.unjudgeable = List.copyOf(b.unjudgeable);
+        this.text = b.text;
+        this.spellings = List.copyOf(b.spellings);
+        this.folder = b.folder;
+    }
+
+    /** Most folders a line's {@code cd}s are followed into before the folder counts as unknown. */
+    static final int MAX_FOLDERS = 16;
+
+    /**
+     * The models of every simple command of a line, in order, each knowing the folders it may run in:
+     * the workspace root, and where each literal {@code cd} or {@code pushd} before it may have led (any
+     * of them may have run or not, so every combination in order counts). A {@code cd} to a computed
+     * folder, {@code cd -} or {@code popd} makes the folder unknown for the rest of the line.
+     *
+     * @param where the workspace; null reads only the line itself, every folder unknown
+     */
+    public static List<CommandModel> line(ParsedCommand parsed, ShellWorkspace where) {
+        return line(parsed, where, where == null ? null : List.of(where.root()));
+    }
+
+    /** As {@link #line(ParsedCommand, ShellWorkspace)} for a line that starts in one of {@code folders} (null: unknown). */
+    static List<CommandModel> line(ParsedCommand parsed, ShellWorkspace where, List<Path> start) {
+        List<CommandModel> models = new ArrayList<>();
+        List<Path> folders = where == null ? null : start;
+        for (SimpleCommand command : parsed.commands()) {
+            CommandModel model = of(command, where);
+            model.lineFolders = folders == null ? List.of() : folders;
+            models.add(model);
+            if (folders != null && Set.of("cd", "pushd", "popd").contains(model.program)) {
+                folders = changeFolder(model, folders, where);
+            }
+        }
+        return models;
+    }
+
+    private static List<Path> changeFolder(CommandModel cd, List<Path> folders, ShellWorkspace where) {
+        List<Word> to = new ArrayList<>();
+        for (Word w : cd.command.args()) {
+            if (!(w.literal() && w.value().matches("-[LPe@]+|--"))) {
+                to.add(w);
+            }
+        }
+        String target;
+        boolean swaps = cd.program.equals("pushd") && (to.isEmpty() || to.get(0).value().matches("[+-][0-9]+"));
+        if (cd.program.equals("popd") || swaps
+                || (!to.isEmpty() && (!to.get(0).literal() || to.get(0).value().equals("-")))) {
+            return null;
+        } else if (to.isEmpty()) {
+            if (where.home().isEmpty()) {
+                return null;
+            }
+            target = where.home().get().toString();
+        } else {
+            target = to.get(0).value();
+        }
+        Set<Path> next = new LinkedHashSet<>(folders);
+        for (Path from : folders) {
+            PathResolver.Resolution r = PathResolver.resolve(target, from, where.home(), true);
+            if (!r.known() || r.targets().size() != 1) {
+                return null;
+            }
+            next.add(r.targets().get(0).path());
+        }
+        return next.size() > MAX_FOLDERS ? null : List.copyOf(next);
+    }
+
+    /** The folders it may run in ({@code git -C} taken), or null when one of them cannot be known. */
+    List<Path> folders(ShellWorkspace where) {
+        List<Path> line = lineFolders != null ? lineFolders : where == null ? List.of() : List.of(where.root());
+        if (line.isEmpty() || folder == null) {
+            return null;
+        }
+        if (folder.isEmpty()) {
+            return line;
+        }
+        List<Path> out = new ArrayList<>();
+        for (Path f : line) {
+            // git -C follows links like cd
+            PathResolver.Resolution r = PathResolver.resolve(folder, f, where.home(), true);
+            if (!r.known() || r.targets().size() != 1) {
+                return null;
+            }
+            out.add(r.targets().get(0).path());
+        }
+        return out;
+    }
+
+    /**
+     * The model of one simple command.
+     *
+     * @param where the workspace the line runs in (for git's aliases); null reads only the line itself
+     */
+    public static CommandModel of(SimpleCommand command, ShellWorkspace where) {
+        Builder b = new Builder(command);
+        List<Word> args = command.args();
+        Programs.Program known = Programs.TABLE.get(b.program);
+        if (b.program.equals("git")) {
+            Git.read(b, args, where);
+        } else if (known != null) {
+            Programs.describe(b, known, args);
+            b.text(Builder.canonical(known.options(), args));
+        } else {
+            // a program Quiver does not know reads whatever it is given: every word may name a file
+            b.operands(args);
+            args.forEach(b::reads);
+            b.text(Builder.values(args));
+        }
+        b.code = Programs.code(b.program, args);
+        for (Redirect r : command.redirects()) {
+            if (r.operator().equals("<") || r.operator().equals("<>")) {
+                b.reads(r.target());
+            }
+            if (r.writes()) {
+                b.writes(r.target());
+            }
+        }
+        for (String wrapper : command.wrappers()) {
+            if (b.privilege == null && PRIVILEGED.contains(wrapper.split(" ")[0])) {
+                b.privilege = wrapper.split(" ")[0];
+            }
+        }
+        if (b.privilege == null && PRIVILEGED.contains(b.program)) {
+            b.privilege = b.program;
+        }
+        b.spell();
+        return new CommandModel(b);
+    }
+
+    /** The simple command this models. */
+    public SimpleCommand command() {
+        return command;
+    }
+
+    /**
+     * The program's name: the command word's file name ({@code rm} for {@code /bin/rm} or {@code ./rm}),
+     * what a readable computed word names ({@code $(echo rm)}), else empty (also for a command made of
+     * redirections only).
+     */
+    public String program() {
+        return program;
+    }
+
+    /** git's subcommand after its options and aliases ({@code reset} for {@code git -C . nuke} with nuke = reset --hard); else empty. */
+    public String subcommand() {
+        return subcommand;
+    }
+
+    /** The options, by canonical name, in order. */
+    public List<Option> options() {
+        return options;
+    }
+
+    /** The operands (for git, of the subcommand), in order; computed words included. */
+    public List<Word> operands() {
+        return operands;
+    }
+
+    /** Whether the program was given this option (by its canonical name, {@code --recursive}, or {@code -x}). */
+    public boolean has(String option) {
+        return has(options, option);
+    }
+
+    /** The last value of an option, or null. */
+    public Word value(String option) {
+        return value(options, option);
+    }
+
+    private static boolean has(List<Option> options, String option) {
+        return options.stream().anyMatch(o -> o.name().equals(option));
+    }
+
+    private static Word value(List<Option> options, String option) {
+        Word value = null;
+        for (Option o : options) {
+            if (o.name().equals(option) && o.value() != null) {
+                value = o.value();
+            }
+        }
+        return value;
+    }
+
+    /** Files whose content it reads: operands, option values, input redirections. A program Quiver does not know reads every word. */
+    public List<Word> reads() {
+        return reads;
+    }
+
+    /** Files it creates or changes, redirections included; writes to {@code /dev/null} and the like are not listed. */
+    public List<Word> writes() {
+        return writes;
+    }
+
+    /** What it removes ({@code rm}'s operands, {@code find -delete}'s starting points, what {@code mv} moves away). */
+    public List<Word> deletes() {
+        return deletes;
+    }
+
+    /** Shell code it hands to a shell: a git alias starting with {@code !}, {@code git rebase -x}, {@code git submodule foreach}. */
+    public List<Word> shellCode() {
+        return shellCode;
+    }
+
+    /**
+     * The wrapper or program that runs it as another user — {@code sudo}, {@code doas}, {@code su},
+     * {@code runuser}, {@code pkexec}, {@code run0} — outermost first; empty when it runs as the user.
+     */
+    public Optional<String> privilege() {
+        return Optional.ofNullable(privilege);
+    }
+
+    /**
+     * Whether it runs code that is given inline or on standard input ({@code python3 -c}, {@code node -e},
+     * {@code perl -e}, an awk program, {@code bash} reading a here-document): what that code does is not known.
+     */
+    public boolean runsCode() {
+        return code == Programs.Code.INLINE || code == Programs.Code.STDIN;
+    }
+
+    /** Where a shell or interpreter takes its code from. */
+    Programs.Code code() {
+        return code;
+    }
+
+    /** Why what it does cannot be known before it runs; empty when it can be judged. */
+    public List<String> unjudgeable() {
+        return unjudgeable;
+    }
+
+    /** The command as rules match it: {@code git push --force} for {@code /usr/bin/git -C . push --forc}. */
+    public String text() {
+        return text;
+    }
+
+    /**
+     * Every spelling a deny or ask rule must catch, {@link #text()} first: also the command as
+     * written, with its command word's file name, and with each privileged wrapper in front
+     * ({@code sudo git push}). An allow rule is matched against {@link #text()} alone.
+     */
+    public List<String> spellings() {
+        return spellings;
+    }
+
+    /**
+     * The writes and deletions that may land outside the workspace: a computed target, one that
+     * leads out (links followed, {@code ~} and {@code ..} resolved), or one whose place cannot be
+     * known (also a relative one after a {@code cd} to a computed folder). Harmless devices are not writes.
+     * Only a model from {@link #line} knows the {@code cd}s before it.
+     */
+    public List<Word> outside(ShellWorkspace where) {
+        List<Word> out = new ArrayList<>();
+        Set<Word> seen = new LinkedHashSet<>(writes);
+        seen.addAll(deletes);
+        List<Path> cwds = folders(where);
+        for (Word w : seen) {
+            boolean absolute = w.literal() && (w.value().startsWith("/") || w.value().startsWith("~"));
+            if (!w.literal() || (cwds == null && !absolute)) {
+                out.add(w);
+                continue;
+            }
+            for (Path cwd : cwds == null ? List.of(where.root()) : cwds) {
+                PathResolver.Resolution r = PathResolver.resolve(w.value(), cwd, where.home(), true);
+                if (!r.known() || r.targets().stream().anyMatch(t -> !t.path().startsWith(where.root()))) {
+                    out.add(w);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    /** Collects a model while the program's reader fills it in. */
+    static final class Builder {
+        final SimpleCommand command;
+        final String program;
+        private final String word;
+        String subcommand = "";
+        List<Option> options = List.of();
+        List<Word> operands = List.of();
+        final List<Word> reads = new ArrayList<>();
+        final List<Word> writes = new ArrayList<>();
+        final List<Word> deletes = new ArrayList<>();
+        final List<Word> shellCode = new ArrayList<>();
+        final List<String> unjudgeable = new ArrayList<>();
+        String privilege;
+        Programs.Code code = Programs.Code.NONE;
+        String folder = "";
+        private List<String> textWords = List.of();
+        String text = "";
+        final List<String> spellings = new ArrayList<>();
+
+        Builder(SimpleCommand command) {
+            this.command = command;
+            if (command.name().literal()) {
+                this.program = command.baseName();
+                String name = command.name().value();
+                int slash = name.lastIndexOf('/');
+                boolean system = slash > 0 && SYSTEM_FOLDERS.contains(normalize(name.substring(0, slash)));
+                this.word = system ? program : name;
+            } else {
+                this.program = Optional.ofNullable(resolveComputed(command.name().value())).orElse("");
+                this.word = command.name().value();
+            }
+        }
+
+        /** {@code $(echo rm)}, {@code `printf rm`}, {@code "$(which rm)"}, {@code $(command -v rm)}: the command they name. */
+        private static String resolveComputed(String text) {
+            String t = text;
+            if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) {
+                t = t.substring(1, t.length() - 1);
+            }
+            String inner;
+            if (t.startsWith("$(") && t.endsWith(")") && !t.startsWith("$((")) {
+                inner = t.substring(2, t.length() - 1);
+            } else if (t.length() >= 2 && t.startsWith("`") && t.endsWith("`")) {
+                inner = t.substring(1, t.length() - 1);
+            } else {
+                return null;
+            }
+            List<SimpleCommand> commands = ShellParser.parse(inner).commands();
+            if (commands.size() != 1 || !commands.get(0).name().literal()) {
+                return null;
+            }
+            SimpleCommand c = commands.get(0);
+            List<Word> args = c.args();
+            if (args.isEmpty() || !args.get(args.size() - 1).literal()) {
+                return null;
+            }
+            String last = args.get(args.size() - 1).value().trim();
+            String base = switch (c.baseName()) {
+                case "echo", "printf" -> args.get(0).literal() && !args.get(0).value().startsWith("-")
+                        ? args.get(0).value().trim().split("\\s+")[0] : null;
+                case "which", "type", "command", "whereis" -> last;
+                default -> null;
+            };
+            if (base == null || base.isEmpty()) {
+                return null;
+            }
+            int slash = base.lastIndexOf('/');
+            return slash >= 0 ? base.substring(slash + 1) : base;
+        }
+
+        private static String normalize(String folder) {
+            try {
+                return Path.of(folder).normalize().toString();
+            } catch (RuntimeException e) {
+                return folder;
+            }
+        }
+
+        void options(List<Option> options) {
+            this.options = options;
+        }
+
+        List<Option> options() {
+            return options;
+        }
+
+        void operands(List<Word> operands) {
+            this.operands = operands;
+        }
+
+        void subcommand(String subcommand) {
+            this.subcommand = subcommand;
+        }
+
+        boolean has(String option) {
+            return CommandModel.has(options, option);
+        }
+
+        Word value(String option) {
+            return CommandModel.value(options, option);
+        }
+
+        void reads(Word w) {
+            reads.add(w);
+        }
+
+        void writes(Word w) {
+            if (!(w.literal() && HARMLESS.contains(w.value()))) {
+                writes.add(w);
+            }
+        }
+
+        void deletes(Word w) {
+            deletes.add(w);
+        }
+
+        void shellCode(Word code) {
+            shellCode.add(code);
+        }
+
+        void unjudgeable(String why) {
+            unjudgeable.add(why);
+        }
+
+        /** A {@code -C} folder, joined to the ones before it; null (computed, or a work tree elsewhere) makes it unknown. */
+        void folder(Word w) {
+            if (folder == null) {
+                return;
+            }
+            if (w == null || !w.literal()) {
+                folder = null;
+            } else {
+                folder = w.value().startsWith("/") || folder.isEmpty() ? w.value() : folder + "/" + w.value();
+            }
+        }
+
+        /**
+         * Computed words where the program reads options: any of them could be {@code -rf}. One
+         * quoted word that is the only operand cannot hurt (as an option it leaves nothing to act on).
+         */
+        void computedOptions(List<Word> computed, int operandCount) {
+            for (Word w : computed) {
+                if (ShellText.maySplit(w) || operandCount > 1) {
+                    unjudgeable(ShellText.abbreviate(w.value(), 40) + " is computed at run time where " + program
+                            + " reads its options, so what it does cannot be known (it could be -rf)");
+                    return;
+                }
+            }
+        }
+
+        void text(List<String> words) {
+            this.textWords = words;
+        }
+
+        /** The words of a command as rules see them: long options by their full names. */
+        static List<String> canonical(OptionSpec spec, List<Word> args) {
+            List<String> out = new ArrayList<>();
+            boolean dashes = false;
+            for (Word w : args) {
+                String v = w.value();
+                dashes |= w.literal() && v.equals("--");
+                if (!dashes && w.literal() && v.startsWith("--") && v.length() > 2) {
+                    int eq = v.indexOf('=');
+                    List<String> names = spec.longNames(v.substring(2, eq < 0 ? v.length() : eq));
+                    if (names.size() == 1) {
+                        out.add(names.get(0) + (eq < 0 ? "" : v.substring(eq)));
+                        continue;
+                    }
+                }
+                out.add(v);
+            }
+            return out;
+        }
+
+        static List<String> values(List<Word> words) {
+            List<String> out = new ArrayList<>();
+            words.forEach(w -> out.add(w.value()));
+            return out;
+        }
+
+        void spell() {
+            String rest = String.join(" ", textWords);
+            text = word + (rest.isEmpty() || word.isEmpty() ? rest : " " + rest);
+            Set<String> all = new LinkedHashSet<>();
+            all.add(text);
+            all.add(command.text());
+            if (command.name().literal() && !word.equals(program)) {
+                all.add(program + (rest.isEmpty() ? "" : " " + rest));
+            }
+            for (String wrapper : command.wrappers()) {
+                String first = wrapper.split(" ")[0];
+                if (PRIVILEGED.contains(first)) {
+                    all.add(first + " " + text);
+                }
+            }
+            spellings.addAll(all);
+        }
+    }
+}
