@@ -16,10 +16,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +89,8 @@ final class Snapshotter {
     private int[] lastModes;
     private int[] lastOrder;
     private Path[] lastPaths;
+    /** The tree of every folder of the last snapshot, by its path with a trailing slash. */
+    private Map<String, ObjectId> lastFolders = new HashMap<>();
     private Snapshot last;
 
     Snapshotter(Workspace workspace, LooseObjects objects, StatCache cache, Limits limits) {
@@ -240,7 +244,8 @@ final class Snapshotter {
      */
     synchronized Snapshot take() throws IOException {
         if (objects.replaced()) {
-            last = null; // its tree went with the old store
+            last = null; // its trees went with the old store
+            lastListed = null;
         }
         cache.refresh();
         List<String> listed = workspace.files(root, false);
@@ -278,8 +283,9 @@ final class Snapshotter {
         if (listed != lastListed) {
             cache.retain(new HashSet<>(listed.subList(0, pass.count)));
         }
-        int[] order = listed == lastListed && lastOrder != null ? lastOrder : gitOrder(listed, pass.count);
-        ObjectId tree = tree(listed, order, pass);
+        boolean sameListing = listed == lastListed && lastOrder != null;
+        int[] order = sameListing ? lastOrder : gitOrder(listed, pass.count);
+        ObjectId tree = tree(listed, order, pass, sameListing ? changedFolders(listed, pass) : null);
         int files = (int) Arrays.stream(pass.modes).filter(mode -> mode != 0).count();
         last = new Snapshot(tree, Collections.unmodifiableSortedMap(skipped), truncated, files);
         lastListed = listed;
@@ -315,6 +321,20 @@ final class Snapshotter {
                 .mapToInt(Integer::intValue).toArray();
     }
 
+    /** The folders (with a trailing slash) holding a file that differs from the last pass over the same listing. */
+    private Set<String> changedFolders(List<String> listed, Pass pass) {
+        Set<String> changed = new HashSet<>();
+        for (int i = 0; i < pass.count; i++) {
+            if (pass.modes[i] != lastModes[i] || !java.util.Objects.equals(pass.ids[i], lastIds[i])) {
+                String path = listed.get(i);
+                for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+                    changed.add(path.substring(0, slash + 1));
+                }
+            }
+        }
+        return changed;
+    }
+
     /** One folder of the tree being built: its path with a trailing slash, its name, its entries so far. */
     private record Level(String prefix, String name, TreeFormatter entries) {
     }
@@ -322,36 +342,56 @@ final class Snapshotter {
     /**
      * Builds the trees bottom-up in one pass over the files in git's order, where every folder's files
      * come together and after every name that sorts before the folder's name plus {@code /}, which is
-     * the order git wants a tree's entries in.
+     * the order git wants a tree's entries in. A folder none of whose files changed since the last
+     * pass over the same listing keeps its tree, and its files are passed over.
+     *
+     * @param changed the folders to build again; null to build every one
      */
-    private ObjectId tree(List<String> listed, int[] order, Pass pass) throws IOException {
+    private ObjectId tree(List<String> listed, int[] order, Pass pass, Set<String> changed) throws IOException {
+        Map<String, ObjectId> folders = changed == null ? new HashMap<>() : lastFolders;
         Deque<Level> open = new ArrayDeque<>();
         open.push(new Level("", "", new TreeFormatter()));
-        for (int i : order) {
+        int k = 0;
+        files:
+        while (k < order.length) {
+            int i = order[k];
             if (pass.modes[i] == 0) {
+                k++;
                 continue;
             }
             String path = listed.get(i);
             while (!path.startsWith(open.peek().prefix())) {
-                close(open);
+                close(open, folders);
             }
             String rest = path.substring(open.peek().prefix().length());
             for (int slash = rest.indexOf('/'); slash >= 0; slash = rest.indexOf('/')) {
                 String name = rest.substring(0, slash);
-                open.push(new Level(open.peek().prefix() + name + "/", name, new TreeFormatter()));
+                String prefix = open.peek().prefix() + name + "/";
+                ObjectId kept = changed == null || changed.contains(prefix) ? null : folders.get(prefix);
+                if (kept != null) {
+                    open.peek().entries().append(name, FileMode.TREE, kept);
+                    while (k < order.length && listed.get(order[k]).startsWith(prefix)) {
+                        k++;
+                    }
+                    continue files;
+                }
+                open.push(new Level(prefix, name, new TreeFormatter()));
                 rest = rest.substring(slash + 1);
             }
             open.peek().entries().append(rest, FileMode.fromBits(pass.modes[i]), pass.ids[i]);
+            k++;
         }
         while (open.size() > 1) {
-            close(open);
+            close(open, folders);
         }
+        lastFolders = folders;
         return objects.insert(Constants.OBJ_TREE, open.pop().entries().toByteArray());
     }
 
-    private void close(Deque<Level> open) throws IOException {
+    private void close(Deque<Level> open, Map<String, ObjectId> folders) throws IOException {
         Level level = open.pop();
         ObjectId id = objects.insert(Constants.OBJ_TREE, level.entries().toByteArray());
+        folders.put(level.prefix(), id);
         open.peek().entries().append(level.name(), FileMode.TREE, id);
     }
 
