@@ -46,9 +46,11 @@ public final class CheckpointBench {
             time(checkpoints);
         }
         List<Long> unchanged = new ArrayList<>();
+        List<Long> gitStatus = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             checkpoints.beginTurn("bench", ++turn, "prompt", false);
             unchanged.add(time(checkpoints));
+            gitStatus.add(gitStatus(tree)); // the same question asked of git, under the same load
         }
         long unchangedGrowth = size(store);
         checkpoints.beginTurn("bench", ++turn, "prompt", false);
@@ -82,6 +84,8 @@ public final class CheckpointBench {
         System.out.println("|---|---|---|");
         System.out.printf("| first checkpoint, empty store (reads and stores every file) | %s | |%n", ms(first));
         System.out.printf("| nothing changed | %s | %s |%n", median(unchanged), range(unchanged));
+        System.out.printf("| for comparison: `git status --porcelain` (a fresh process), nothing changed | %s | %s |%n",
+                median(gitStatus), range(gitStatus));
         System.out.printf("| 10 files changed, calls back to back (the previous call's 10 read again: 20 reads) | %s | %s |%n",
                 median(changed), range(changed));
         System.out.printf("| 10 files changed, calls 2 s apart (10 reads) | %s | %s |%n", median(spaced), range(spaced));
@@ -104,6 +108,15 @@ public final class CheckpointBench {
             throw new IllegalStateException(problem.get());
         }
         return elapsed;
+    }
+
+    /** Wall time of git finding what changed in the tree, output discarded. */
+    private static long gitStatus(Path tree) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder("git", "status", "--porcelain").directory(tree.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        long start = System.nanoTime();
+        builder.start().waitFor();
+        return System.nanoTime() - start;
     }
 
     /** Appends a line to {@code count} files picked at random, as an edit or a formatter would. */
