@@ -88,7 +88,7 @@ final class CheckpointStore {
      * @param kind {@code prompt} for a turn of the agent, {@code call} for a call run directly
      * @param phase when in the turn
      * @param tool the call it preceded, with its access class ({@code bash (execute)}); empty otherwise
-     * @param skipped a blob listing the files not recorded, {@code path<TAB>why} a line
+     * @param skipped a blob listing the files not recorded: path, NUL, why, NUL, for each
      * @param truncated whether the listing was cut at the limit
      * @param undoes with {@link Phase#UNDO}: the turns undone
      */
@@ -190,7 +190,8 @@ final class CheckpointStore {
         Optional<ObjectId> skipped = Optional.empty();
         if (!snapshot.skipped().isEmpty()) {
             StringBuilder list = new StringBuilder();
-            snapshot.skipped().forEach((path, why) -> list.append(path).append('\t').append(why).append('\n'));
+            // NUL-separated, as git's -z output: a path may hold any other character, a newline too
+            snapshot.skipped().forEach((path, why) -> list.append(path).append('\0').append(why).append('\0'));
             skipped = Optional.of(objects.insert(Constants.OBJ_BLOB, list.toString().getBytes(StandardCharsets.UTF_8)));
         }
         Meta recorded = new Meta(meta.turn(), meta.kind(), meta.phase(), meta.tool(), skipped, snapshot.truncated(),

@@ -74,6 +74,8 @@ final class Snapshotter {
     private static final int REGULAR = 0100000;
     private static final int LINK = 0120000;
     private static final int CHUNK = 256;
+    private static final java.util.regex.Pattern GIT_NAME = java.util.regex.Pattern.compile("(^|/)\\.git(/|$)",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
 
     private final Workspace workspace;
     private final Path root;
@@ -157,7 +159,11 @@ final class Snapshotter {
                     : (mode & 0100) != 0 ? FileMode.EXECUTABLE_FILE.getBits() : FileMode.REGULAR_FILE.getBits();
             StatCache.Known known = cache.get(path);
             if (known != null && known.matches(stat)) {
-                ids[i] = known.id();
+                ids[i] = known.id(); // never such a name: those are never cached
+            } else if (GIT_NAME.matcher(path).find()) {
+                // git refuses the name in a tree (a file system that folds case reads it as .git)
+                modes[i] = 0;
+                skipped[i] = "git records nothing named .git, in any case";
             } else {
                 unknown[i] = stat;
             }

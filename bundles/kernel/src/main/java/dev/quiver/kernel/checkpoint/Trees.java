@@ -148,11 +148,9 @@ final class Trees {
         Map<String, String> skipped = new HashMap<>();
         String text = new String(objects.read(list.get(), Constants.OBJ_BLOB, MAX_TREE_BYTES),
                 java.nio.charset.StandardCharsets.UTF_8);
-        for (String line : text.split("\n")) {
-            int tab = line.indexOf('\t');
-            if (tab > 0) {
-                skipped.put(line.substring(0, tab), line.substring(tab + 1));
-            }
+        String[] fields = text.split("\0");
+        for (int i = 0; i + 1 < fields.length; i += 2) {
+            skipped.put(fields[i], fields[i + 1]);
         }
         return skipped;
     }

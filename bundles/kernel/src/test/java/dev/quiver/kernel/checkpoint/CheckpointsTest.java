@@ -184,6 +184,27 @@ class CheckpointsTest {
     }
 
     @Test
+    void namesGitRefusesAreSkippedAndNamedAndOddNamesKept() throws Exception {
+        write("sub/.GIT/config", "a hostile repository's folder\n");
+        write(".Git", "a file\n");
+        write("tab\tand\nnewline.txt", "odd but legal\n");
+        write("plain.txt", "plain\n");
+        Files.write(root.resolve("big.bin"), random(3000, 6));
+        checkpoints = open(new Snapshotter.Limits(2000, 100_000, 1L << 30, Duration.ofSeconds(30)));
+        turn(1, () -> {
+            write("plain.txt", "changed\n");
+            write("tab\tand\nnewline.txt", "changed too\n");
+        });
+        UndoReport report = checkpoints.undoNewest(1, false, "test");
+        assertEquals(Map.of("plain.txt", Kind.MODIFIED, "tab\tand\nnewline.txt", Kind.MODIFIED), kinds(report));
+        assertEquals("odd but legal\n", Files.readString(root.resolve("tab\tand\nnewline.txt")));
+        String notes = String.join("\n", report.notes());
+        assertTrue(notes.contains(".Git (git records nothing named .git, in any case)"), notes);
+        assertTrue(notes.contains("sub/.GIT/config (git records nothing named .git, in any case)"), notes);
+        assertTrue(notes.contains("big.bin (it is over 2000 bytes)"), notes);
+    }
+
+    @Test
     void aLinkIsRecordedAndRestoredAsALinkNeverFollowed() throws Exception {
         write("README.md", "the real text\n");
         Files.createDirectories(root.resolve("docs"));
