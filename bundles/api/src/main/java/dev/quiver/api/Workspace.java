@@ -23,8 +23,8 @@ import org.osgi.annotation.versioning.ProviderType;
  *
  * <p>A tool reads and changes files only through this interface ({@link #readText}, {@link #openRead},
  * {@link #openFolder}, {@link #write}, {@link #createDirectories}, {@link #move}, {@link #copy},
- * {@link #delete}, {@link #setPermissions}, {@link #createLink}), never with {@code java.nio.file.Files} on a resolved path:
- * these walk the path again from the root, one folder at a time without following links, and open
+ * {@link #delete}, {@link #setPermissions}, {@link #createLink}), never with {@code java.nio.file.Files}
+ * on a resolved path: these walk the path again from the root, one folder at a time without following links, and open
  * what they checked, so a symbolic link swapped in after {@link #resolve} never leads outside the
  * workspace or to a secret file under another name. Every change is refused in the
  * {@link #isProtected protected} folders {@code .git} and {@code .quiver}. An error from any of them

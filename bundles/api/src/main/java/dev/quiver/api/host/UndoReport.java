@@ -69,7 +69,10 @@ public record UndoReport(List<Checkpoint> turns, List<Change> changes, List<Stri
             this.undone = undone;
         }
 
-        /** How a front end shows it: {@code modified → restored}, {@code created → deleted}, {@code deleted → recreated}. */
+        /**
+         * How a front end shows it: {@code modified → restored}, {@code created → deleted},
+         * {@code deleted → recreated}.
+         */
         public String shown() {
             return done + " → " + undone;
         }

@@ -149,10 +149,11 @@ public final class Checkpoints {
     }
 
     private Optional<String> record(Phase phase, String tool) {
-        if (turn == null) {
-            throw new IllegalStateException("a checkpoint outside a turn");
-        }
         try {
+            if (turn == null) {
+                // a caller that began no turn: told like any failure, never thrown at the call
+                throw new IllegalStateException("a checkpoint outside a turn");
+            }
             Parts made = parts();
             Snapshotter.Snapshot snapshot = made.snapshotter().take();
             Meta meta = new Meta(turn, kind, phase, tool, Optional.empty(), false, List.of());
