@@ -6,9 +6,10 @@
  * package; nothing else in Quiver parses bash.
  *
  * <p>Only the model and the two entry points are public; the parser's machinery is package-private.
+ * 1.1 added {@link dev.quiver.bash.ParsedCommand#unjudgeable()}, the reasons a line cannot be judged.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.quiver.bash;
 
 import org.osgi.annotation.bundle.Export;
