@@ -110,12 +110,45 @@ final class Getopt {
 
     /** True when the word cannot be an option: it does not start with {@code -}, or is {@code -} alone. */
     static boolean operand(Word w) {
-        String text = w.value();
+        String start = knownStart(w);
         if (w.literal()) {
-            return !text.startsWith("-") || text.equals("-");
+            return !start.startsWith("-") || start.equals("-");
         }
-        // a computed word is an operand only when its first character is plain text, never a dash
-        return !text.isEmpty() && "-$\"'`\\{".indexOf(text.charAt(0)) < 0;
+        // a computed word is an operand only when what it surely starts with is no dash
+        return !start.isEmpty() && start.charAt(0) != '-';
+    }
+
+    /**
+     * What a word surely starts with when it runs: all of a literal word; of a computed one, its
+     * text up to the first expansion with quotes removed ({@code "PATH=$PATH"} starts with {@code PATH=}).
+     */
+    static String knownStart(Word w) {
+        if (w.literal()) {
+            return w.value();
+        }
+        String t = w.value();
+        StringBuilder b = new StringBuilder();
+        boolean doubleQuoted = false;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '$' || c == '`') {
+                break;
+            } else if (c == '"') {
+                doubleQuoted = !doubleQuoted;
+            } else if (c == '\'' && !doubleQuoted) {
+                int close = t.indexOf('\'', i + 1);
+                if (close < 0) {
+                    break;
+                }
+                b.append(t, i + 1, close);
+                i = close;
+            } else if (c == '\\' && i + 1 < t.length()) {
+                b.append(t.charAt(++i));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     /**

@@ -8,10 +8,11 @@ import java.util.Objects;
  *
  * @param source the command line as given
  * @param commands every simple command found, in source order (a command before the commands of
- *     the substitutions inside its words)
+ *     the substitutions inside its words), then the commands of code fed to shells (a here-document
+ *     for {@code bash -s}, what {@code echo} pipes into {@code sh})
  * @param unjudgeable why the line cannot be judged before it runs, one reason per part, each naming
  *     the part ({@code "eval of computed text `$x`"}, {@code "code for bash from a process
- *     substitution: `<(curl -s x)`"}, {@code "nesting deeper than 64 levels"}); empty when every part
+ *     substitution: `<(curl -s x)`"}, {@code "nesting deeper than 32 levels ..."}); empty when every part
  *     was read. Besides run-time values (computed strings, code fed to a shell or interpreter, a
  *     wrapper whose words cannot be read) a reason is given when the parse is incomplete: tree-sitter
  *     reports an ERROR or MISSING node, the input is not parseable at all (NUL characters, unpaired

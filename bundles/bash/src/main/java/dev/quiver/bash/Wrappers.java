@@ -292,7 +292,8 @@ final class Wrappers {
             int first = r.operands.get(0);
             Word w = words.get(first);
             boolean afterDashes = words.get(first - 1).literal() && words.get(first - 1).value().equals("--");
-            boolean envar = w.literal() && !w.value().startsWith("/") && !w.value().startsWith("=") && w.value().contains("=");
+            String start = Getopt.knownStart(w);
+            boolean envar = !start.startsWith("/") && !start.startsWith("=") && start.contains("=");
             if (!afterDashes && words.get(first - 1).literal() && words.get(first - 1).value().equals("-h") && !envar) {
                 // sudo takes the word after a bare -h as the host to run on, then reads options again
                 hosts++;
@@ -348,16 +349,14 @@ final class Wrappers {
         }
         while (first < operands.size()) {
             Word w = words.get(operands.get(first));
-            if (!w.literal()) {
-                if (!Getopt.operand(w) || w.value().contains("=")) {
-                    return Read.unreadable("a computed word " + Getopt.show(w) + " where it reads assignments");
-                }
+            if (Expander.isAssignment(Getopt.knownStart(w))) {
+                first++;
+            } else if (!w.literal() && (!Getopt.operand(w) || w.value().contains("="))) {
+                // it may be an assignment or the command
+                return Read.unreadable("a computed word " + Getopt.show(w) + " where it reads assignments");
+            } else {
                 break;
             }
-            if (!Expander.isAssignment(w.value())) {
-                break;
-            }
-            first++;
         }
         return command(words, operands, first, Kind.ALONE);
     }

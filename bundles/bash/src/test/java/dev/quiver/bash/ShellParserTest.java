@@ -338,6 +338,9 @@ class ShellParserTest {
         wraps("command -p -- rm x", List.of("command"), "rm x");
         wraps("builtin rm x", List.of("builtin"), "rm x");
         wraps("sudo flock /tmp/l timeout 5 setsid rm x", List.of("sudo", "flock", "timeout", "setsid"), "rm x");
+        // a computed word that surely starts with a name and = is an assignment, with a plain word an operand
+        wraps("sudo -E \"PATH=$PATH\" env \"HOME=$TMP\" make install", List.of("sudo", "env"), "make install");
+        wraps("flock \"/tmp/$name.lock\" rm x", List.of("flock"), "rm x");
     }
 
     /** A wrapper's words that cannot be read as it reads them: unjudgeable, naming it, and the wrapper stays the command. */
@@ -365,6 +368,7 @@ class ShellParserTest {
         unreadable("sudo --frobnicate rm -rf src", "sudo");
         unreadable("env $VARS rm -rf src", "env");
         unreadable("env -i \"$A=1\" rm -rf src", "env");
+        unreadable("flock \"$LOCK\" rm -rf src", "flock");
         unreadable("taskset zz rm -rf src", "taskset");
         unreadable("chrt -f high rm -rf src", "chrt");
         unreadable("setsid", "setsid");
