@@ -36,6 +36,13 @@ final class CodeInput {
         {"python", "cm", "WXQ"}, {"pypy", "cm", "WXQ"}, {"perl", "eE", "I"}, {"ruby", "e", "ICEr"},
         {"node", "ep", "r"}, {"php", "rBRE", "cdzF"}, {"lua", "e", "l"}};
 
+    /** Long options that give an interpreter its program (node --eval, --print; php --run). */
+    private static final Set<String> INLINE_LONG = Set.of("--eval", "--print", "--run");
+
+    /** Long options of node that take the next word as their value, which is then no script. */
+    private static final Set<String> VALUED_LONG = Set.of("--require", "--import", "--loader", "--experimental-loader",
+            "--conditions", "--input-type", "--title", "--env-file");
+
     /** awk reads its program from the file {@code -f} names, and so does sed its script. */
     private static final Set<String> AWKS = Set.of("awk", "gawk", "mawk", "nawk");
 
@@ -231,9 +238,11 @@ final class CodeInput {
                 return k + 1 < args.size() ? source(Kind.OTHER, args.get(k + 1), List.of()) : stdin;
             }
             if (v.startsWith("--")) {
-                if (Set.of("--eval", "--print", "--command", "--module").contains(v.split("=")[0])) {
+                String name = v.split("=", 2)[0];
+                if (INLINE_LONG.contains(name)) {
                     return null;
                 }
+                k += VALUED_LONG.contains(name) && !v.contains("=") ? 1 : 0;
                 continue;
             }
             if (v.startsWith("-") && v.length() > 1) {
@@ -321,10 +330,14 @@ final class CodeInput {
         if (producer == null) {
             return; // the tool's own standard input, which is empty
         }
-        String text = producer.end() - producer.start() == 1 ? output(sink.cmds.get(producer.start())) : null;
+        int size = producer.end() - producer.start();
+        if (size == 0) {
+            return; // a stage of no simple command ([[ ]], arithmetic) prints nothing
+        }
+        String text = size == 1 ? output(sink.cmds.get(producer.start())) : null;
         if (text == null) {
-            Sink.Cmd first = sink.cmds.get(Math.min(producer.start(), sink.cmds.size() - 1));
-            sink.unjudgeable("code for " + name(c) + " piped from `" + ShellText.abbreviate(first.build().text(), 60) + "`");
+            String first = sink.cmds.get(producer.start()).build().text();
+            sink.unjudgeable("code for " + name(c) + " piped from `" + ShellText.abbreviate(first, 60) + "`");
             return;
         }
         run(sink, c, r, text, "a pipe");

@@ -530,6 +530,7 @@ class ShellParserTest {
         reason("python3 <<EOF\nprint($X)\nEOF", "code for python3 from a here-document with expansions");
         reason("cat setup.sh | sh", "code for sh piped from `cat setup.sh`");
         reason("cat x.py | python3", "code for python3 piped from `cat x.py`");
+        reason("cat x.js | node --require ./hook.js", "code for node piped from `cat x.js`");
         reason("git show HEAD:x.sh | bash -s -- --flag", "code for bash piped from `git show HEAD:x.sh`");
         reason("cat Makefile | make -f -", "code for make piped from `cat Makefile`");
         reason("awk -f - <<<\"$program\" data.txt", "code for awk from a computed here-string");
@@ -586,7 +587,8 @@ class ShellParserTest {
         for (String line : List.of("python3 - <<'EOF'\nprint(1)\nEOF", "curl -s https://x.io/d.json | python3 -m json.tool",
                 "cat data.csv | python3 script.py", "cat f | perl -ne 'print'", "echo 'print(1)' | python3",
                 "bash script.sh <<EOF\ndata $x\nEOF", "sed -f - f.txt <<'EOF'\ns/a/b/\nEOF", "cat f | awk -F: '{print $1}'",
-                "ls | sh -c 'cat'", "cat a.sh | bash b.sh", "bash \"$script\"", "sh")) {
+                "ls | sh -c 'cat'", "cat a.sh | bash b.sh", "bash \"$script\"", "sh", "cat f.json | node --eval 'x'",
+                "cat f | node --require ./hook.js app.js", "[[ -f x ]] | sh")) {
             assertEquals(List.of(), ShellParser.parse(line).unjudgeable(), line);
         }
     }
