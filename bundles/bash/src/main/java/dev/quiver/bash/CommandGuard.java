@@ -258,6 +258,10 @@ public final class CommandGuard {
             if (w.equals("xargs")) {
                 return refuse(c, "it deletes the paths xargs reads from its input, which cannot be checked");
             }
+            // parallel's arguments from its input stand as {} in the command it runs
+            if (w.equals("parallel") && c.args().stream().anyMatch(a -> a.value().contains("{}"))) {
+                return refuse(c, "it deletes the paths parallel reads from its input, which cannot be checked");
+            }
             if (w.startsWith("find ")) {
                 // the paths are find's placeholders: what counts is where find looks
                 return find == null ? refuse(c, "it deletes what find finds, which cannot be checked")
