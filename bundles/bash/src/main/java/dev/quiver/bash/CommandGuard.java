@@ -199,6 +199,10 @@ public final class CommandGuard {
         if (base.startsWith("mkfs") || base.equals("mke2fs") || base.equals("mkswap")) {
             return refuse(c, "it formats a file system");
         }
+        String git = gitFolderWrite(m, line);
+        if (git != null) {
+            return git;
+        }
         List<Word> args = c.args();
         switch (base) {
             case "rm":
@@ -208,8 +212,22 @@ public final class CommandGuard {
             case "find":
                 return find(m, line, deleted);
             case "rsync":
-                return m.deletes().isEmpty() || !m.options().stream().anyMatch(o -> o.name().startsWith("--del")) ? null
-                        : deletions(m, line, m.writes(), "it deletes what the source lacks from", deleted);
+                // --remove-source-files removes the sources, --delete* the destination's extras
+                return m.deletes().isEmpty() ? null
+                        : deletions(m, line, m.deletes(), "it removes the files it sends or what the source lacks", deleted);
+            case "tar", "bsdtar":
+                return m.deletes().isEmpty() ? null
+                        : deletions(m, line, m.deletes(), "it removes the files it archives (--remove-files)", deleted);
+            case "mv": {
+                // onto a device the sources are gone: mv X /dev/null
+                List<Word> ops = m.operands();
+                Word to = m.value("--target-directory") != null ? m.value("--target-directory")
+                        : ops.size() >= 2 ? ops.get(ops.size() - 1) : null;
+                return to != null && to.literal() && CommandModel.HARMLESS.contains(to.value())
+                        ? deletions(m, line, m.deletes(), "it moves files onto the device " + to.value() + ", which destroys them",
+                                deleted)
+                        : null;
+            }
             case "git":
                 return git(m, line);
             case "dd":
@@ -334,17 +352,11 @@ public final class CommandGuard {
                 if (!p.startsWith(root) || p.equals(root)) {
                     return "";
                 }
-                for (Path name : root.relativize(p)) {
-                    if (name.toString().equalsIgnoreCase(".git")) {
-                        return "the repository's .git folder is never build output";
-                    }
+                if (inGitFolder(p, where, true)) {
+                    return "the repository's git folder is never build output";
                 }
                 if (root.relativize(p).getName(0).toString().equalsIgnoreCase(".quiver")) {
                     return "";
-                }
-                // the repository's folder under another name (git init --separate-git-dir), or a folder holding it
-                if (where.gitDir().map(git -> git.startsWith(p) || p.startsWith(git)).orElse(false)) {
-                    return "the repository's git folder is never build output";
                 }
                 if (t.followed() && line.linkMakerBesides(m)) {
                     return "a folder on its way could become a symbolic link by another command of the line";
@@ -354,6 +366,70 @@ public final class CommandGuard {
                     return "";
                 }
                 deleted.add(p);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether a resolved path is a git folder or inside one: any {@code .git} component (at any depth, in
+     * any case), or the repository's git folder under another name ({@code git init --separate-git-dir});
+     * with {@code holding}, also a folder that holds the repository's git folder (deleting it deletes that).
+     */
+    static boolean inGitFolder(Path p, ShellWorkspace where, boolean holding) {
+        Path root = where.root();
+        for (Path name : p.startsWith(root) ? root.relativize(p) : p) {
+            if (name.toString().equalsIgnoreCase(".git")) {
+                return true;
+            }
+        }
+        return where.gitDir().map(git -> (holding && git.startsWith(p)) || p.startsWith(git)).orElse(false);
+    }
+
+    /**
+     * A refusal when a command other than git writes, truncates, deletes or moves away anything in a git
+     * folder ({@code rm .git/index}, {@code echo x > .git/HEAD}, {@code mv .git .git-old}, {@code sed -i d
+     * .git/config}): checkpoints restore the working tree, never {@code .git}, so nothing there can be
+     * undone, and a hook or a config setting written there runs code later. git writing its own folder
+     * is git's (its discarding commands are refused apart); a redirection of git's output is not.
+     */
+    private static String gitFolderWrite(CommandModel m, Line line) {
+        ShellWorkspace where = line.where();
+        if (where == null) {
+            return null;
+        }
+        List<Word> paths = new ArrayList<>();
+        if (m.program().equals("git") && m.command().name().literal()) {
+            for (Redirect r : m.command().redirects()) {
+                if (r.writes()) {
+                    paths.add(r.target());
+                }
+            }
+        } else {
+            paths.addAll(m.writes());
+            paths.addAll(m.deletes());
+        }
+        List<Path> folders = m.folders(where);
+        for (Word w : paths) {
+            boolean holding = m.deletes().contains(w);
+            if (!w.literal()) {
+                continue; // a computed target is the engine's to ask about
+            }
+            boolean absolute = w.value().startsWith("/") || w.value().startsWith("~");
+            for (Path cwd : folders == null ? (absolute ? List.of(where.root()) : List.<Path>of()) : folders) {
+                for (boolean followLast : new boolean[] {false, true}) {
+                    PathResolver.Resolution r = PathResolver.resolve(w.value(), cwd, where.home(), followLast);
+                    for (PathResolver.Target t : r.targets()) {
+                        if (inGitFolder(t.path(), where, holding)) {
+                            return refuse(m.command(), "it changes or removes " + ShellText.abbreviate(w.value(), 60)
+                                    + " in the repository's git folder, which no checkpoint can restore");
+                        }
+                    }
+                }
+            }
+            if (folders == null && !absolute && w.value().matches("(?i)(.*/)?\\.git(/.*)?")) {
+                return refuse(m.command(), "it changes or removes " + ShellText.abbreviate(w.value(), 60)
+                        + " in a git folder, which no checkpoint can restore");
             }
         }
         return null;
