@@ -12,7 +12,7 @@
  * the path resolver are package-private.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.quiver.bash;
 
 import org.osgi.annotation.bundle.Export;
