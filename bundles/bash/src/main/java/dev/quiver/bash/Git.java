@@ -1,7 +1,5 @@
 package dev.quiver.bash;
 
-import static dev.quiver.bash.Programs.program;
-
 import dev.quiver.bash.Programs.Layout;
 
 import java.util.ArrayList;
@@ -24,6 +22,16 @@ final class Git {
             + "namespace= super-prefix= p|paginate P|no-pager no-replace-objects bare literal-pathspecs glob-pathspecs "
             + "noglob-pathspecs icase-pathspecs no-optional-locks no-lazy-fetch no-advice list-cmds= attr-source= "
             + "html-path man-path info-path v|version h|help");
+
+    /** A subcommand's table, read as git's parse-options reads it ({@code --no-} forms included). */
+    private static Programs.Program program(Layout layout, boolean guarded, String options) {
+        return program(layout, guarded, options, Set.of(), Set.of());
+    }
+
+    private static Programs.Program program(Layout layout, boolean guarded, String options, Set<String> reads,
+            Set<String> writes) {
+        return new Programs.Program(OptionSpec.git(options), layout, reads, writes, guarded);
+    }
 
     private static final Programs.Program UNKNOWN = program(Layout.READS, false, "");
 
