@@ -257,9 +257,8 @@ public final class PermissionEngine {
                 }
             }
         }
-        if (!parsed.complete()) {
-            parts.add(Part.unjudgeable(shorten(parsed.source()),
-                    "the command could not be parsed completely, so it cannot be judged."));
+        for (String why : parsed.unjudgeable()) {
+            parts.add(Part.unjudgeable(shorten(parsed.source()), shorten(why) + ": that cannot be judged before it runs."));
         }
         if (parts.isEmpty() && ruled) {
             parts.add(decideText(tool, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
