@@ -199,6 +199,10 @@ public final class CommandGuard {
         if (base.startsWith("mkfs") || base.equals("mke2fs") || base.equals("mkswap")) {
             return refuse(c, "it formats a file system");
         }
+        String git = gitFolderWrite(m, line);
+        if (git != null) {
+            return git;
+        }
         List<Word> args = c.args();
         switch (base) {
             case "rm":
@@ -208,8 +212,22 @@ public final class CommandGuard {
             case "find":
                 return find(m, line, deleted);
             case "rsync":
-                return m.deletes().isEmpty() || !m.options().stream().anyMatch(o -> o.name().startsWith("--del")) ? null
-                        : deletions(m, line, m.writes(), "it deletes what the source lacks from", deleted);
+                // --remove-source-files removes the sources, --delete* the destination's extras
+                return m.deletes().isEmpty() ? null
+                        : deletions(m, line, m.deletes(), "it removes the files it sends or what the source lacks", deleted);
+            case "tar", "bsdtar":
+                return m.deletes().isEmpty() ? null
+                        : deletions(m, line, m.deletes(), "it removes the files it archives (--remove-files)", deleted);
+            case "mv": {
+                // onto a device the sources are gone: mv X /dev/null
+                List<Word> ops = m.operands();
+                Word to = m.value("--target-directory") != null ? m.value("--target-directory")
+                        : ops.size() >= 2 ? ops.get(ops.size() - 1) : null;
+                return to != null && to.literal() && CommandModel.HARMLESS.contains(to.value())
+                        ? deletions(m, line, m.deletes(), "it moves files onto the device " + to.value() + ", which destroys them",
+                                deleted)
+                        : null;
+            }
             case "git":
                 return git(m, line);
             case "dd":
@@ -257,6 +275,10 @@ public final class CommandGuard {
         for (String w : c.wrappers()) {
             if (w.equals("xargs")) {
                 return refuse(c, "it deletes the paths xargs reads from its input, which cannot be checked");
+            }
+            // parallel's arguments from its input stand as {} in the command it runs
+            if (w.equals("parallel") && c.args().stream().anyMatch(a -> a.value().contains("{}"))) {
+                return refuse(c, "it deletes the paths parallel reads from its input, which cannot be checked");
             }
             if (w.startsWith("find ")) {
                 // the paths are find's placeholders: what counts is where find looks
@@ -334,17 +356,11 @@ public final class CommandGuard {
                 if (!p.startsWith(root) || p.equals(root)) {
                     return "";
                 }
-                for (Path name : root.relativize(p)) {
-                    if (name.toString().equalsIgnoreCase(".git")) {
-                        return "the repository's .git folder is never build output";
-                    }
+                if (inGitFolder(p, where, true)) {
+                    return "the repository's git folder is never build output";
                 }
                 if (root.relativize(p).getName(0).toString().equalsIgnoreCase(".quiver")) {
                     return "";
-                }
-                // the repository's folder under another name (git init --separate-git-dir), or a folder holding it
-                if (where.gitDir().map(git -> git.startsWith(p) || p.startsWith(git)).orElse(false)) {
-                    return "the repository's git folder is never build output";
                 }
                 if (t.followed() && line.linkMakerBesides(m)) {
                     return "a folder on its way could become a symbolic link by another command of the line";
@@ -354,6 +370,70 @@ public final class CommandGuard {
                     return "";
                 }
                 deleted.add(p);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether a resolved path is a git folder or inside one: any {@code .git} component (at any depth, in
+     * any case), or the repository's git folder under another name ({@code git init --separate-git-dir});
+     * with {@code holding}, also a folder that holds the repository's git folder (deleting it deletes that).
+     */
+    static boolean inGitFolder(Path p, ShellWorkspace where, boolean holding) {
+        Path root = where.root();
+        for (Path name : p.startsWith(root) ? root.relativize(p) : p) {
+            if (name.toString().equalsIgnoreCase(".git")) {
+                return true;
+            }
+        }
+        return where.gitDir().map(git -> (holding && git.startsWith(p)) || p.startsWith(git)).orElse(false);
+    }
+
+    /**
+     * A refusal when a command other than git writes, truncates, deletes or moves away anything in a git
+     * folder ({@code rm .git/index}, {@code echo x > .git/HEAD}, {@code mv .git .git-old}, {@code sed -i d
+     * .git/config}): checkpoints restore the working tree, never {@code .git}, so nothing there can be
+     * undone, and a hook or a config setting written there runs code later. git writing its own folder
+     * is git's (its discarding commands are refused apart); a redirection of git's output is not.
+     */
+    private static String gitFolderWrite(CommandModel m, Line line) {
+        ShellWorkspace where = line.where();
+        if (where == null) {
+            return null;
+        }
+        List<Word> paths = new ArrayList<>();
+        if (m.program().equals("git") && m.command().name().literal()) {
+            for (Redirect r : m.command().redirects()) {
+                if (r.writes()) {
+                    paths.add(r.target());
+                }
+            }
+        } else {
+            paths.addAll(m.writes());
+            paths.addAll(m.deletes());
+        }
+        List<Path> folders = m.folders(where);
+        for (Word w : paths) {
+            boolean holding = m.deletes().contains(w);
+            if (!w.literal()) {
+                continue; // a computed target is the engine's to ask about
+            }
+            boolean absolute = w.value().startsWith("/") || w.value().startsWith("~");
+            for (Path cwd : folders == null ? (absolute ? List.of(where.root()) : List.<Path>of()) : folders) {
+                for (boolean followLast : new boolean[] {false, true}) {
+                    PathResolver.Resolution r = PathResolver.resolve(w.value(), cwd, where.home(), followLast);
+                    for (PathResolver.Target t : r.targets()) {
+                        if (inGitFolder(t.path(), where, holding)) {
+                            return refuse(m.command(), "it changes or removes " + ShellText.abbreviate(w.value(), 60)
+                                    + " in the repository's git folder, which no checkpoint can restore");
+                        }
+                    }
+                }
+            }
+            if (folders == null && !absolute && w.value().matches("(?i)(.*/)?\\.git(/.*)?")) {
+                return refuse(m.command(), "it changes or removes " + ShellText.abbreviate(w.value(), 60)
+                        + " in a git folder, which no checkpoint can restore");
             }
         }
         return null;
@@ -416,11 +496,17 @@ public final class CommandGuard {
                 boolean ignoredOnly = m.has("-X") && !m.has("-x") && !m.has("--exclude");
                 return m.has("--dry-run") || ignoredOnly ? null : refuse(c, "it deletes untracked files");
             case "checkout":
+                if (m.has("-B")) {
+                    return refuse(c, "it resets a branch that may exist, which can lose its commits");
+                }
                 if (m.has("--force")) {
                     return refuse(c, "it discards uncommitted changes");
                 }
                 return everything(m, line) ? refuse(c, "it discards uncommitted changes in every file it names") : null;
             case "switch":
+                if (m.has("--force-create")) {
+                    return refuse(c, "it resets a branch that may exist, which can lose its commits");
+                }
                 return m.has("--force") ? refuse(c, "it discards uncommitted changes") : null;
             case "restore":
                 if (m.has("--staged") && !m.has("--worktree")) {
@@ -430,19 +516,53 @@ public final class CommandGuard {
             case "rm":
                 return m.has("--force") && !m.has("--cached") && everything(m, line)
                         ? refuse(c, "it deletes files with their uncommitted changes") : null;
+            case "read-tree":
+                return m.has("-u") && (m.has("--reset") || m.has("-m"))
+                        ? refuse(c, "it overwrites the working tree with a tree, discarding uncommitted changes") : null;
+            case "checkout-index":
+                return m.has("--force") ? refuse(c, "it overwrites files with their staged version, discarding changes") : null;
+            case "submodule":
+                return first.equals("deinit") && m.has("--force")
+                        ? refuse(c, "it removes submodules' working trees with their local changes") : null;
+            case "mv":
+                return m.has("--force") && gitMvOverwrites(m, line)
+                        ? refuse(c, "it moves a file over an existing one, whose content is lost") : null;
+            case "config":
+                return config(m);
+            case "fetch":
+                for (Word w : operands) {
+                    String v = w.value();
+                    int colon = v.indexOf(':');
+                    if (w.literal() && v.startsWith("+") && colon > 0 && !v.substring(colon + 1).startsWith("refs/remotes/")
+                            && !v.substring(colon + 1).startsWith("refs/tags/")) {
+                        return refuse(c, "it force-updates local branches from the remote (" + v + "), which can lose commits");
+                    }
+                }
+                return null;
             case "push":
+                if (m.has("--prune")) {
+                    return refuse(c, "it deletes remote branches that have no local counterpart");
+                }
                 if (m.has("--force") || m.has("--force-with-lease") || m.has("--mirror")
                         || operands.stream().anyMatch(w -> w.literal() && w.value().startsWith("+") && w.value().length() > 1)) {
                     return refuse(c, "it force-pushes, which can overwrite commits on the remote");
                 }
                 return null;
             case "branch":
-                return m.has("-D") || (m.has("--delete") && m.has("--force"))
-                        ? refuse(c, "it deletes a branch even if it is not merged") : null;
+                if (m.has("-D") || (m.has("--delete") && m.has("--force"))) {
+                    return refuse(c, "it deletes a branch even if it is not merged");
+                }
+                // -f NAME REV, -M OLD NEW, -C OLD NEW: an existing branch is moved or overwritten; the one-word
+                // forms (git branch -M main after git init, -f NAME at HEAD) are left as everyday renames
+                return (m.has("-M") || m.has("-C") || m.has("--force")) && operands.size() >= 2
+                        ? refuse(c, "it moves or overwrites an existing branch, which can lose its commits") : null;
             case "stash":
                 return first.equals("drop") || first.equals("clear") ? refuse(c, "it deletes stashed changes") : null;
             case "update-ref":
-                return m.has("-d") || m.has("--stdin") ? refuse(c, "it deletes or rewrites a reference") : null;
+                // a new value of all zeros deletes the reference too
+                return m.has("-d") || m.has("--stdin") || (operands.size() >= 2 && operands.get(1).literal()
+                        && operands.get(1).value().matches("0{40}|0{64}"))
+                        ? refuse(c, "it deletes or rewrites a reference") : null;
             case "symbolic-ref":
                 return m.has("--delete") ? refuse(c, "it deletes a reference") : null;
             case "reflog":
@@ -467,11 +587,83 @@ public final class CommandGuard {
     }
 
     /**
+     * {@code git config} writing a setting that runs commands or decides what git keeps ({@link Git#runsOrKeeps}),
+     * or writing any setting outside the repository ({@code --global}, {@code --system}, {@code --file}):
+     * refused rather than asked, since the command that later runs it is judged without knowing.
+     */
+    private static String config(CommandModel m) {
+        List<Word> ops = m.operands();
+        boolean reads = m.options().stream().anyMatch(o -> Set.of("--get", "--get-all", "--get-regexp", "--get-urlmatch",
+                "--list", "--unset", "--unset-all", "--edit").contains(o.name()));
+        String key = null;
+        if (!ops.isEmpty() && ops.get(0).literal() && Set.of("set", "unset", "get", "list", "edit", "rename-section",
+                "remove-section").contains(ops.get(0).value())) {
+            // git 2.46's verbs
+            if (ops.get(0).value().equals("set") && ops.size() >= 3) {
+                key = ops.get(1).value();
+            } else if (ops.get(0).value().equals("set") || ops.get(0).value().equals("edit")) {
+                key = "?";
+            }
+        } else if (!reads && (ops.size() >= 2 || m.has("--add") || m.has("--replace-all"))) {
+            key = ops.isEmpty() ? "?" : ops.get(0).value();
+        }
+        if (key == null) {
+            return null;
+        }
+        SimpleCommand c = m.command();
+        if (m.has("--global") || m.has("--system") || m.has("--file") || m.has("--blob")) {
+            return refuse(c, "it changes git settings outside the repository, for every repository that reads them");
+        }
+        boolean computed = ops.stream().anyMatch(w -> !w.literal());
+        return computed || key.equals("?") || Git.runsOrKeeps(key)
+                ? refuse(c, "it sets " + ShellText.abbreviate(key, 40) + ", a git setting that runs commands or decides "
+                        + "what git keeps") : null;
+    }
+
+    /** Whether {@code git mv -f}'s destination (a file, or a file of the same name in a destination folder) exists. */
+    private static boolean gitMvOverwrites(CommandModel m, Line line) {
+        List<Word> ops = m.operands();
+        List<Path> folders = line.where() == null ? null : m.folders(line.where());
+        if (ops.size() < 2 || folders == null) {
+            return true;
+        }
+        Word to = ops.get(ops.size() - 1);
+        if (!to.literal()) {
+            return true;
+        }
+        for (Path cwd : folders) {
+            PathResolver.Resolution r = PathResolver.resolve(to.value(), cwd, line.where().home(), true);
+            if (!r.known()) {
+                return true;
+            }
+            for (PathResolver.Target t : r.targets()) {
+                if (!t.exists()) {
+                    continue;
+                }
+                if (!java.nio.file.Files.isDirectory(t.path())) {
+                    return true;
+                }
+                for (Word source : ops.subList(0, ops.size() - 1)) {
+                    String name = Path.of(source.value()).getFileName() == null ? "" : Path.of(source.value())
+                            .getFileName().toString();
+                    if (!source.literal() || java.nio.file.Files.exists(t.path().resolve(name))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether a pathspec of git checkout, restore or rm covers more than named files: pathspec magic
      * ({@code :/}, {@code :(glob)**}), a glob ({@code *}, {@code '**'}), or a folder ({@code .}, {@code src});
      * a relative one when the folder git runs in is not known.
      */
     private static boolean everything(CommandModel m, Line line) {
+        if (m.has("--pathspec-from-file")) {
+            return true; // a file can name every path
+        }
         List<Path> folders = line.where() == null ? null : m.folders(line.where());
         for (Word p : m.operands()) {
             String v = p.value();

@@ -273,6 +273,67 @@ public final class CommandModel {
         return reads;
     }
 
+    /**
+     * The secret file it reads, if any: a word it reads the content of ({@link #reads()}: an operand, an
+     * option's value, an input redirection) that names a file {@link ShellWorkspace#isSecret} calls a
+     * secret — as written, or any file its globs and braces expand to in the folders it may run in
+     * ({@code cat .e*}, {@code cat {.env,x}}, {@code cat <.en?}; listed as {@link PathResolver} lists them,
+     * bounded), by the matched name or the file a link leads to. A word of the form {@code --opt=.env} or
+     * {@code KEY=.env} names the file after its {@code =}.
+     */
+    public Optional<String> secretRead(ShellWorkspace where) {
+        if (where == null) {
+            return Optional.empty();
+        }
+        List<Path> cwds = folders(where);
+        for (Word word : reads) {
+            if (!word.literal() || word.value().isEmpty()) {
+                continue;
+            }
+            String value = word.value();
+            int equals = value.indexOf('=');
+            List<String> candidates = value.startsWith("-")
+                    ? (equals > 0 ? List.of(value.substring(equals + 1)) : List.of())
+                    : (equals > 0 ? List.of(value, value.substring(equals + 1)) : List.of(value));
+            for (String candidate : candidates) {
+                String secret = secret(candidate, where, cwds == null || cwds.isEmpty() ? List.of(where.root()) : cwds);
+                if (secret != null) {
+                    return Optional.of(secret);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String secret(String candidate, ShellWorkspace where, List<Path> cwds) {
+        if (candidate.isEmpty()) {
+            return null;
+        }
+        try {
+            if (where.isSecret(Path.of(candidate))) {
+                return candidate;
+            }
+        } catch (java.nio.file.InvalidPathException notAPath) {
+            return null; // a word that is no path names no secret
+        }
+        if (!PathResolver.isGlob(candidate) && candidate.indexOf('{') < 0) {
+            return null;
+        }
+        for (Path cwd : cwds) {
+            for (boolean followLast : new boolean[] {false, true}) {
+                // a list too long to read leaves the word as written, judged above
+                for (PathResolver.Target t : PathResolver.resolve(candidate, cwd, where.home(), followLast).targets()) {
+                    if (where.isSecret(t.path())) {
+                        Path p = t.path();
+                        return p.startsWith(where.root()) && !p.equals(where.root())
+                                ? where.root().relativize(p).toString() : p.toString();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
     /** Files it creates or changes, redirections included; writes to {@code /dev/null} and the like are not listed. */
     public List<Word> writes() {
         return writes;

@@ -14,7 +14,7 @@ import java.util.Set;
  */
 final class FallbackLexer {
 
-    private static final int MAX_NESTING = 32;
+    private static final int MAX_NESTING = ShellParser.MAX_NESTING;
 
     private static final Set<String> RESERVED = Set.of(
             "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in",
@@ -53,6 +53,11 @@ final class FallbackLexer {
     }
 
     static void split(String source, int depth, Sink sink) {
+        // the same bound as the grammar's: past it nothing is read, whichever reads the line
+        if (Nesting.deeperThan(source, ShellParser.MAX_NESTING)) {
+            sink.unjudgeable(ShellParser.TOO_NESTED);
+            return;
+        }
         new FallbackLexer(source, depth, 0, sink).run();
     }
 
@@ -313,7 +318,7 @@ final class FallbackLexer {
 
     private void nested(String inner) {
         if (nesting + 1 > MAX_NESTING) {
-            sink.incomplete = true;
+            sink.unjudgeable(ShellParser.TOO_NESTED);
             return;
         }
         new FallbackLexer(inner, depth, nesting + 1, sink).run();

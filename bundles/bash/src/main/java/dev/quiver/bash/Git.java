@@ -1,7 +1,5 @@
 package dev.quiver.bash;
 
-import static dev.quiver.bash.Programs.program;
-
 import dev.quiver.bash.Programs.Layout;
 
 import java.util.ArrayList;
@@ -24,6 +22,16 @@ final class Git {
             + "namespace= super-prefix= p|paginate P|no-pager no-replace-objects bare literal-pathspecs glob-pathspecs "
             + "noglob-pathspecs icase-pathspecs no-optional-locks no-lazy-fetch no-advice list-cmds= attr-source= "
             + "html-path man-path info-path v|version h|help");
+
+    /** A subcommand's table, read as git's parse-options reads it ({@code --no-} forms included). */
+    private static Programs.Program program(Layout layout, boolean guarded, String options) {
+        return program(layout, guarded, options, Set.of(), Set.of());
+    }
+
+    private static Programs.Program program(Layout layout, boolean guarded, String options, Set<String> reads,
+            Set<String> writes) {
+        return new Programs.Program(OptionSpec.git(options), layout, reads, writes, guarded);
+    }
 
     private static final Programs.Program UNKNOWN = program(Layout.READS, false, "");
 
@@ -102,19 +110,63 @@ final class Git {
             Map.entry("check-ignore", program(Layout.METADATA, false, "")),
             Map.entry("check-attr", program(Layout.METADATA, false, "")),
             Map.entry("mv", program(Layout.METADATA, false, "f|force k n|dry-run v|verbose")),
-            Map.entry("fetch", program(Layout.METADATA, false, "")),
-            Map.entry("pull", program(Layout.METADATA, false, "")),
+            Map.entry("fetch", program(Layout.METADATA, true, "upload-pack= f|force p|prune P|prune-tags n|dry-run "
+                    + "q|quiet v|verbose all multiple a|append depth= deepen= unshallow t|tags j|jobs= refmap= "
+                    + "recurse-submodules=? atomic k|keep u|update-head-ok o|server-option= set-upstream progress")),
+            Map.entry("pull", program(Layout.METADATA, true, "upload-pack= r|rebase=? ff ff-only f|force q|quiet "
+                    + "v|verbose autostash all depth= t|tags s|strategy= X|strategy-option= commit edit squash")),
+            Map.entry("ls-remote", program(Layout.METADATA, true, "upload-pack= exec= h|heads b|branches t|tags refs "
+                    + "q|quiet get-url sort= o|server-option= symref")),
+            Map.entry("archive", program(Layout.METADATA, true, "remote= exec= o|output= format= prefix= l|list "
+                    + "v|verbose worktree-attributes add-file= add-virtual-file=", Set.of(), Set.of("--output"))),
+            Map.entry("difftool", program(Layout.METADATA, true, "x|extcmd= t|tool= y|no-prompt prompt g|gui "
+                    + "d|dir-diff tool-help trust-exit-code symlinks")),
+            Map.entry("read-tree", program(Layout.METADATA, true, "m u reset i trivial aggressive prefix= "
+                    + "index-output= n|dry-run v exclude-per-directory= sparse-checkout recurse-submodules=? q")),
+            Map.entry("checkout-index", program(Layout.METADATA, true, "a|all f|force n|no-create u|index q|quiet z "
+                    + "stdin temp prefix= stage= ignore-skip-worktree-bits")),
+            Map.entry("config", program(Layout.METADATA, false, "global system local worktree f|file= blob= add "
+                    + "replace-all get get-all get-regexp get-urlmatch unset unset-all l|list e|edit type= bool int "
+                    + "bool-or-int path expiry-date null z name-only includes show-origin show-scope default= "
+                    + "fixed-value comment= all value= regexp url=")),
             Map.entry("merge", program(Layout.METADATA, false, "m= F|file=", Set.of("--file"), Set.of())),
             Map.entry("tag", program(Layout.METADATA, false, "m= F|file=", Set.of("--file"), Set.of())),
             Map.entry("init", program(Layout.METADATA, false, "")),
-            Map.entry("clone", program(Layout.METADATA, false, "")),
+            Map.entry("clone", program(Layout.METADATA, true, "u|upload-pack= o|origin= b|branch= depth= c|config= "
+                    + "template= reference= separate-git-dir= j|jobs= filter= recurse-submodules=? shallow-since= "
+                    + "bare mirror l|local s|shared q|quiet v|verbose n|no-checkout single-branch tags")),
             Map.entry("remote", program(Layout.METADATA, false, "")),
             Map.entry("rev-parse", program(Layout.METADATA, false, "")),
             Map.entry("describe", program(Layout.METADATA, false, "")),
             Map.entry("cherry-pick", program(Layout.METADATA, false, "")),
             Map.entry("revert", program(Layout.METADATA, false, "")),
-            Map.entry("submodule", program(Layout.METADATA, false, "")),
+            Map.entry("submodule", program(Layout.METADATA, false, "f|force q|quiet all recursive")),
             Map.entry("bisect", program(Layout.METADATA, false, "")));
+
+    /** Options whose value is a command git runs through the shell (push, fetch, pull, clone, ls-remote, archive, difftool). */
+    private static final Set<String> RUNS = Set.of("--upload-pack", "--receive-pack", "--exec", "--extcmd");
+
+    /**
+     * Settings that run a command or decide what git keeps, which {@code git config} must not write and
+     * {@code -c} cannot set unasked: editors, pagers, hooks, the fsmonitor, ssh and credential helpers,
+     * diff and merge drivers, filters, aliases, includes, a remote's mirror or transport programs, and
+     * {@code clean.requireForce}.
+     */
+    private static final java.util.regex.Pattern RUNS_OR_KEEPS = java.util.regex.Pattern.compile(
+            "core\\.(fsmonitor|hookspath|editor|pager|sshcommand|gitproxy|askpass|worktree|alternaterefscommand"
+            + "|bare|sharedrepository)|sequence\\.editor|diff\\.external|.*\\.textconv|diff\\..*\\.command"
+            + "|merge\\..*\\.driver|mergetool\\..*|difftool\\..*|filter\\..*|alias\\..*|credential(\\..*)?\\.helper"
+            + "|remote\\..*\\.(mirror|uploadpack|receivepack|proxy|vcs)|clean\\.requireforce|pager\\..*"
+            + "|gpg(\\..*)?\\.program|include\\.path|includeif\\..*|uploadpack\\..*|receive\\..*|url\\..*"
+            + "|protocol\\..*|ssh\\.variant|web\\.browser|browser\\..*|man\\..*\\.cmd|core\\.logallrefupdates"
+            + "|gc\\.(.*\\.)?(reflogexpire|reflogexpireunreachable|pruneexpire|worktreepruneexpire)"
+            + "|submodule\\..*\\.update|instaweb\\..*|interactive\\.difffilter",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** Whether {@code git config} writing this key could run a command or make git discard work. */
+    static boolean runsOrKeeps(String key) {
+        return RUNS_OR_KEEPS.matcher(key).matches();
+    }
 
     /** git log's options that show file contents (a patch); without them a path is only a filter. */
     private static final Set<String> PATCH = Set.of("--patch", "--word-diff", "--word-diff-regex", "--color-words",
@@ -235,22 +287,7 @@ final class Git {
     private static void global(CommandModel.Builder b, CommandModel.Option o, List<String[]> settings) {
         Word value = o.value();
         switch (o.name()) {
-            case "-c", "--config-env" -> {
-                if (value == null || !value.literal()) {
-                    b.unjudgeable("git " + o.name() + " sets a computed setting");
-                    return;
-                }
-                int eq = value.value().indexOf('=');
-                String key = key(eq < 0 ? value.value() : value.value().substring(0, eq));
-                // --config-env takes the value from a variable: known only when the key cannot matter
-                String setting = o.name().equals("-c") ? (eq < 0 ? "true" : value.value().substring(eq + 1)) : null;
-                settings.add(new String[] {key, setting});
-                if (!inert(key, setting)) {
-                    b.unjudgeable("git " + o.name() + " " + ShellText.abbreviate(value.value(), 60) + (key.startsWith("alias.")
-                            ? " defines an alias, which could run anything"
-                            : " changes a setting that can run commands or decide what git keeps"));
-                }
-            }
+            case "-c", "--config-env" -> setting(b, "git " + o.name(), value, settings);
             case "--exec-path" -> {
                 if (value != null) {
                     b.unjudgeable("git --exec-path runs git's commands from another folder");
@@ -261,6 +298,29 @@ final class Git {
             default -> {
                 // the others change what git prints or how it looks, not what it does to files
             }
+        }
+    }
+
+    /**
+     * A {@code key=value} setting given on the line ({@code -c}, {@code --config-env}, {@code clone --config}):
+     * unjudgeable unless it is inert. Recorded in {@code settings} (when given) for the aliases it defines.
+     */
+    private static void setting(CommandModel.Builder b, String how, Word value, List<String[]> settings) {
+        if (value == null || !value.literal()) {
+            b.unjudgeable(how + " sets a computed setting");
+            return;
+        }
+        int eq = value.value().indexOf('=');
+        String key = key(eq < 0 ? value.value() : value.value().substring(0, eq));
+        // --config-env takes the value from a variable: known only when the key cannot matter
+        String setting = how.endsWith("--config-env") ? null : eq < 0 ? "true" : value.value().substring(eq + 1);
+        if (settings != null) {
+            settings.add(new String[] {key, setting});
+        }
+        if (!inert(key, setting)) {
+            b.unjudgeable(how + " " + ShellText.abbreviate(value.value(), 60) + (key.startsWith("alias.")
+                    ? " defines an alias, which could run anything"
+                    : " changes a setting that can run commands or decide what git keeps"));
         }
     }
 
@@ -314,8 +374,11 @@ final class Git {
             if (o.value() == null) {
                 continue;
             }
-            if (name.equals("rebase") && o.name().equals("--exec")) {
+            if ((name.equals("rebase") && o.name().equals("--exec")) || RUNS.contains(o.name())) {
+                // a command git runs through the shell: judged as a line, unjudgeable when computed
                 b.shellCode(o.value());
+            } else if (name.equals("clone") && o.name().equals("--config")) {
+                setting(b, "git clone --config", o.value(), null);
             } else if (p.writeValues().contains(o.name())) {
                 b.writes(o.value());
             } else if (reads || p.readValues().contains(o.name())) {
@@ -359,7 +422,9 @@ final class Git {
         StringBuilder code = new StringBuilder();
         boolean literal = true;
         for (Word w : after.subList(k, after.size())) {
-            code.append(code.length() > 0 ? " " : "").append(w.value());
+            // foreach joins its words into one line for the shell; bisect run keeps them as one argv
+            String text = action.equals("run") && w.literal() ? "'" + w.value().replace("'", "'\\''") + "'" : w.value();
+            code.append(code.length() > 0 ? " " : "").append(text);
             literal &= w.literal();
         }
         if (code.length() > 0) {

@@ -15,6 +15,8 @@ final class Node {
     final String field;
     final boolean named;
     final int start;
+    /** Whether the reader read the fields of this node's children (only for the types the walker asks). */
+    boolean fielded;
     private int end;
     private TSNode handle;
     Node[] children = NONE;

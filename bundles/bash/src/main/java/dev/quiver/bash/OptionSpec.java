@@ -33,10 +33,12 @@ final class OptionSpec {
     private final Map<String, Entry> longs = new LinkedHashMap<>();
     private final boolean permute;
     private final boolean abbreviations;
+    private final boolean negatable;
 
-    private OptionSpec(String table, boolean permute, boolean abbreviations) {
+    private OptionSpec(String table, boolean permute, boolean abbreviations, boolean negatable) {
         this.permute = permute;
         this.abbreviations = abbreviations;
+        this.negatable = negatable;
         for (String item : table.trim().split("\\s+")) {
             if (item.isEmpty()) {
                 continue;
@@ -68,12 +70,39 @@ final class OptionSpec {
      * {@code --}, long options abbreviated to any unique prefix.
      */
     static OptionSpec gnu(String table) {
-        return new OptionSpec(table, true, true);
+        return new OptionSpec(table, true, true, false);
+    }
+
+    /**
+     * git's parse-options: as {@link #gnu}, and every long option has a {@code --no-} form that undoes it
+     * (abbreviated too: {@code git clean -nfd --no-dry} deletes); the later of the two wins.
+     */
+    static OptionSpec git(String table) {
+        return new OptionSpec(table, true, true, true);
     }
 
     /** A program that stops at its first operand (git's global options, POSIX utilities); no abbreviations. */
     static OptionSpec strict(String table) {
-        return new OptionSpec(table, false, false);
+        return new OptionSpec(table, false, false, false);
+    }
+
+    /** Words a literal brace expansion gives, where one of them could be an option; the word itself otherwise. */
+    private static List<Word> braced(Word w, List<Word> computed) {
+        String v = w.value();
+        if (!w.literal() || v.indexOf('{') < 0 || v.indexOf(',') < 0) {
+            return List.of(w);
+        }
+        List<String> words = new ArrayList<>();
+        if (!PathResolver.braces(v, words, 0)) {
+            computed.add(w); // too many to read: it could hold any option
+            return List.of(w);
+        }
+        if (words.size() < 2 || words.stream().noneMatch(x -> x.startsWith("-"))) {
+            return List.of(w);
+        }
+        List<Word> out = new ArrayList<>();
+        words.forEach(x -> out.add(Word.literal(x)));
+        return out;
     }
 
     /**
@@ -81,10 +110,15 @@ final class OptionSpec {
      * {@code --}, and that could begin with a dash) is both listed in {@code computed} and kept as an
      * operand: the judge that cares decides.
      */
-    Read read(List<Word> args, int from) {
+    Read read(List<Word> given, int from) {
         List<CommandModel.Option> options = new ArrayList<>();
         List<Word> operands = new ArrayList<>();
         List<Word> computed = new ArrayList<>();
+        // bash expands braces before the program reads its words: rm {-r,-f} src is rm -r -f src
+        List<Word> args = new ArrayList<>(given.subList(0, Math.min(from, given.size())));
+        for (int i = from; i < given.size(); i++) {
+            args.addAll(braced(given.get(i), computed));
+        }
         boolean dashes = false;
         boolean stopped = false;
         for (int i = from; i < args.size(); i++) {
@@ -133,11 +167,35 @@ final class OptionSpec {
         return candidates;
     }
 
+    /**
+     * The option a {@code --no-} word undoes, as git's parse-options reads it: {@code --no-NAME} for an
+     * option the table has no {@code no-} entry for, NAME exact or a unique prefix among the long options
+     * and the table's own {@code no-} entries; null when it is no negation (or an ambiguous one, which git refuses).
+     */
+    private String negation(String name, List<String> names) {
+        if (!negatable || !name.startsWith("no-") || longs.containsKey(name)) {
+            return null;
+        }
+        String rest = name.substring(3);
+        Entry positive = longs.get(rest);
+        if (positive != null) {
+            return positive.canonical();
+        }
+        List<String> undone = abbreviations ? longNames(rest) : List.of();
+        return undone.size() == 1 && names.isEmpty() ? undone.get(0) : null;
+    }
+
     private int longOption(List<Word> args, int i, List<CommandModel.Option> out) {
         String v = args.get(i).value();
         int eq = v.indexOf('=');
         String name = v.substring(2, eq < 0 ? v.length() : eq);
         List<String> names = longNames(name);
+        String negated = negation(name, names);
+        if (negated != null) {
+            // --no-OPTION undoes what came before it
+            out.removeIf(o -> o.name().equals(negated));
+            return i;
+        }
         if (names.isEmpty()) {
             // unknown to the table: the program refuses it, or the table is short; kept as written
             out.add(new CommandModel.Option("--" + name, eq < 0 ? null : Word.literal(v.substring(eq + 1))));

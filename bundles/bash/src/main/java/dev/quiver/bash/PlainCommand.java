@@ -195,7 +195,6 @@ final class PlainCommand {
         skipBlanks();
         List<Word> words = new ArrayList<>();
         List<Redirect> redirects = new ArrayList<>();
-        String lastWord = null;
         while (pos < source.length()) {
             char c = peek();
             if (blank(c)) {
@@ -211,9 +210,6 @@ final class PlainCommand {
             }
             if (fdEnd < source.length() && (source.charAt(fdEnd) == '>' || source.charAt(fdEnd) == '<')
                     || c == '&') {
-                if (fdEnd > pos && "-".equals(lastWord)) {
-                    return -1; // the grammar drops a lone - before a numbered redirection (a - 2>e)
-                }
                 Redirect redirect = redirect(fdEnd);
                 if (redirect == null) {
                     return -1;
@@ -228,7 +224,6 @@ final class PlainCommand {
             if (word == null || pos < source.length() && (peek() == '>' || peek() == '<')) {
                 return -1; // a redirection touching a word: the grammar reads -2>x as descriptor -2
             }
-            lastWord = word;
             if (words.isEmpty() && Expander.isAssignment(word)) {
                 continue;
             }

@@ -12,16 +12,22 @@ import org.treesitter.TSTree;
  * lists and pipelines, subshells and groups, if/while/until/for/case/select, function bodies,
  * {@code $(...)}, backticks, process substitutions, substitutions inside strings, arithmetic and
  * unquoted here-documents. {@code bash -c STRING} (and sh, zsh, dash, ...), {@code eval ARGS},
- * {@code env -S}, {@code su -c} and {@code watch} are read recursively; wrappers are stripped (see
- * {@link SimpleCommand#wrappers()}); {@code find -exec} adds the commands it runs. Here-document
- * bodies are data: only the substitutions of an unquoted one are commands.
+ * {@code env -S}, {@code su -c}, {@code flock -c}, {@code script -c}, {@code watch} and
+ * {@code parallel} are read recursively; wrappers are stripped (see {@link Wrappers}); {@code find
+ * -exec} adds the commands it runs. Here-document bodies are data: only the substitutions of an
+ * unquoted one are commands, unless the document is code for a shell (see {@link CodeInput}).
  *
- * <p>Thread-safe; never throws. Input with NUL characters (which no process argument can hold)
- * or over 1 MiB of UTF-8 is reported incomplete without being parsed. Unpaired surrogates and
- * U+FFFD (what is left of invalid UTF-8 in a Java string) make the parse incomplete; surrogates are
- * read as U+FFFD. A
- * parse that exceeds its time budget is reported incomplete, its commands read by a plain
- * tokenizer ({@link FallbackLexer}).
+ * <p>Bounds, each checked before the work it bounds; past one the line is unjudgeable at once, with
+ * the bound named ({@link ParsedCommand#unjudgeable()}): at most {@value #MAX_BYTES} bytes of UTF-8
+ * (NUL characters, which no process argument can hold, are refused too); at most {@value #MAX_NESTING}
+ * levels of nesting (see {@link Nesting}, counted in one pass before the grammar runs); strings read as
+ * commands ({@code bash -c}, {@code eval}, backticks, here-documents fed to a shell) at most
+ * {@value #MAX_DEPTH} deep; a tree of at most {@value #MAX_NODES} nodes, and at most one second of
+ * tree-sitter per string. Everything within the bounds is read completely.
+ *
+ * <p>Thread-safe; never throws. Unpaired surrogates and U+FFFD (what is left of invalid UTF-8 in a
+ * Java string) make the line unjudgeable; surrogates are read as U+FFFD. A parse that exceeds its
+ * time budget or node bound is unjudgeable, its commands read by a plain tokenizer ({@link FallbackLexer}).
  */
 public final class ShellParser {
 
@@ -29,12 +35,27 @@ public final class ShellParser {
     static final int MAX_BYTES = 1 << 20;
     /** How many {@code bash -c}/{@code eval}/backtick strings deep the parser reads. */
     static final int MAX_DEPTH = 8;
+    /** How deep a string may nest (see {@link Nesting}); deeper is not parsed. */
+    static final int MAX_NESTING = 32;
     /** Time budget of one tree-sitter parse. */
     static final long BUDGET_NANOS = 1_000_000_000L;
     /** A tree with more nodes is not walked (the tokenizer reads the input instead). */
     static final int MAX_NODES = 400_000;
-    /** Nodes deeper than this are not read (the parse is incomplete). */
-    static final int MAX_TREE_DEPTH = 256;
+    /**
+     * Nodes deeper than this are not read (the line is unjudgeable). Each level of {@link Nesting}
+     * takes at most two levels of the grammar's tree in every construct the tests nest (a substitution
+     * and its command, a loop and its body); twice that leaves room, so a line within
+     * {@link #MAX_NESTING} is read whole.
+     */
+    static final int MAX_TREE_DEPTH = 4 * MAX_NESTING + 32;
+
+    static final String TOO_DEEP = "strings read as commands nested more than " + MAX_DEPTH
+            + " deep (bash -c, eval, backticks, here-documents fed to a shell)";
+    static final String TOO_NESTED = "nesting deeper than " + MAX_NESTING
+            + " levels (subshells, groups, substitutions, quotes, compound commands)";
+
+    /** Why a line the grammar reports an ERROR or MISSING node in cannot be judged. */
+    static final String SYNTAX = "bash syntax that is incomplete or not understood";
 
     private static final Logger LOG = LoggerFactory.getLogger(ShellParser.class);
     private static final AtomicBoolean UNAVAILABLE_LOGGED = new AtomicBoolean();
@@ -47,7 +68,8 @@ public final class ShellParser {
         try {
             return analyse(source, 0).toParsed(source);
         } catch (RuntimeException | LinkageError | StackOverflowError e) {
-            return new ParsedCommand(source, List.of(), false);
+            return new ParsedCommand(source, List.of(),
+                    List.of("the parser failed on it (" + e.getClass().getSimpleName() + ")"));
         }
     }
 
@@ -79,8 +101,12 @@ public final class ShellParser {
 
     static Sink analyse(String source, int depth) {
         Sink sink = new Sink();
-        if (source.length() > MAX_BYTES || depth > MAX_DEPTH) {
-            sink.incomplete = true;
+        if (depth > MAX_DEPTH) {
+            sink.unjudgeable(TOO_DEEP);
+            return sink;
+        }
+        if (source.length() > MAX_BYTES) {
+            sink.unjudgeable(TOO_LARGE);
             return sink;
         }
         long utf8 = 0;
@@ -88,7 +114,7 @@ public final class ShellParser {
         for (int i = 0; i < source.length(); i++) {
             char c = source.charAt(i);
             if (c == 0) {
-                sink.incomplete = true;
+                sink.unjudgeable("a NUL character, which no command line can hold");
                 return sink;
             }
             if (c < 0x80) {
@@ -108,19 +134,26 @@ public final class ShellParser {
             }
         }
         if (utf8 > MAX_BYTES) {
-            sink.incomplete = true;
+            sink.unjudgeable(TOO_LARGE);
             return sink;
         }
         if (unpaired) {
-            // what invalid UTF-8 decoded leniently leaves: incomplete, but still read for the guard
-            sink.incomplete = true;
+            // what invalid UTF-8 decoded leniently leaves: the bytes that would run are not these,
+            // but the line is still read for the guard
+            sink.unjudgeable("text that is not valid UTF-8 (a lone surrogate or U+FFFD)");
             source = replaceUnpaired(source);
         }
         if (source.isBlank() || PlainCommand.split(source, depth, sink)) {
             return sink;
         }
+        if (Nesting.deeperThan(source, MAX_NESTING)) {
+            sink.unjudgeable(TOO_NESTED);
+            return sink;
+        }
         return parseWithTree(source, depth, sink);
     }
+
+    private static final String TOO_LARGE = "more than " + (MAX_BYTES >> 20) + " MiB of text";
 
     /** The grammar's reading of a line that passed the checks of {@link #analyse}, into {@code sink}. */
     static Sink parseWithTree(String source, int depth, Sink sink) {
@@ -128,13 +161,17 @@ public final class ShellParser {
         long deadline = System.nanoTime() + BUDGET_NANOS;
         Node root = null;
         TSTree tree = null;
+        boolean treeSitter = true;
         try {
             tree = Trees.parse(bytes, BUDGET_NANOS);
             if (tree != null) {
                 boolean[] truncated = new boolean[1];
                 root = TreeReader.read(tree, Trees.language(), MAX_NODES, MAX_TREE_DEPTH, deadline, truncated);
-                if (root != null && (truncated[0] || tree.getRootNode().hasError())) {
-                    sink.incomplete = true;
+                if (root != null && truncated[0]) {
+                    sink.unjudgeable("a syntax tree deeper than " + MAX_TREE_DEPTH + " levels");
+                }
+                if (root != null && tree.getRootNode().hasError()) {
+                    sink.unjudgeable(SYNTAX);
                 }
             }
         } catch (LinkageError e) {
@@ -143,9 +180,11 @@ public final class ShellParser {
                 LOG.warn("tree-sitter bash is unavailable; shell commands are read by a tokenizer and never complete", e);
             }
             root = null;
+            treeSitter = false;
         }
         if (root == null) {
-            sink.incomplete = true;
+            sink.unjudgeable(treeSitter ? "more than the grammar reads within its bounds (one second, "
+                    + MAX_NODES + " syntax nodes)" : "the bash grammar is not available on this platform");
             FallbackLexer.split(source, depth, sink);
             return sink;
         }

@@ -24,6 +24,15 @@ public interface ShellWorkspace {
      */
     boolean isIgnored(Path path);
 
+    /**
+     * Whether a file holds secrets by its name (the workspace's one rule for that; the command model asks
+     * it for every place a read word may lead: the word as written, and each file its globs and braces
+     * expand to). Without a rule, nothing is a secret.
+     */
+    default boolean isSecret(Path path) {
+        return false;
+    }
+
     /** The repository's git folder, whose {@code config} may define aliases; empty outside one. */
     default Optional<Path> gitDir() {
         return Optional.empty();

@@ -11,14 +11,26 @@ import java.util.Objects;
  * @param args the words after the command word, leading variable assignments excluded
  * @param redirects the command's redirections, including those written after a compound command
  *     that contains it ({@code { a; b; } > f} gives {@code > f} to both {@code a} and {@code b})
- * @param wrappers the wrappers stripped off, outermost first: {@code sudo}, {@code env},
- *     {@code timeout}, {@code nice}, {@code nohup}, {@code time}, {@code stdbuf}, {@code ionice},
- *     {@code command}, {@code exec}, {@code xargs}, {@code builtin}, {@code doas}, {@code coproc} as their command
- *     word's file name; {@code "bash -c"} (or {@code "sh -c"}, ...) for a command read from a shell's
- *     {@code -c} string, {@code "eval"} for one read from eval's arguments, {@code "env -S"} for
- *     env's split string, {@code "su -c"} for su's command, {@code "watch"} for watch's, {@code "trap"} for a trap's action
- *     (the trap command itself is kept too), and {@code "find -exec"} ({@code -execdir}, {@code -ok}, {@code -okdir})
- *     for a command run by find
+ * @param wrappers the wrappers stripped off, outermost first, as their command word's file name: the
+ *     programs of the parser's wrapper table ({@code sudo}, {@code doas}, {@code pkexec}, {@code env},
+ *     {@code nice}, {@code nohup}, {@code timeout}, {@code time}, {@code stdbuf}, {@code ionice},
+ *     {@code flock}, {@code setsid}, {@code taskset}, {@code chrt}, {@code unshare}, {@code chroot},
+ *     {@code runuser} (with {@code -u}), {@code xargs}, {@code busybox}, {@code toybox}, {@code strace}, {@code ltrace},
+ *     {@code firejail}, {@code command}, {@code builtin}, {@code exec}, {@code coproc}, {@code watch} (with {@code -x}));
+ *     for a command read from a string: {@code "bash -c"} (or {@code "sh -c"}, ...) for a shell's
+ *     {@code -c} string, {@code "eval"} for eval's arguments, {@code "env -S"} for env's split string,
+ *     {@code "su -c"}, {@code "runuser -c"}, {@code "flock -c"}, {@code "script -c"} and {@code "sg -c"}
+ *     for the strings those run with a shell, {@code "watch"} and {@code "parallel"} for the commands
+ *     they join into one, {@code "trap"} for a trap's action (the trap command itself is kept too);
+ *     for code a command reads from elsewhere: {@code "bash -s"} (or
+ *     {@code "sh -s"}, ...) for commands a shell reads from its standard input or a process
+ *     substitution, {@code "source"} (or {@code "."}) and {@code "at"} for those they read,
+ *     {@code "make -f"} for a makefile's recipes, and the wrapper's name then {@code "sh -s"} for the
+ *     shell a wrapper starts without a command ({@code sudo -s}, {@code su}, {@code chroot DIR}); and
+ *     {@code "find -exec"} ({@code -execdir}, {@code -ok}, {@code -okdir}) for a command run by find.
+ *     {@code sudo}, {@code doas}, {@code su} and {@code runuser} appear as {@code "sudo"}, {@code "doas"},
+ *     {@code "su -c"}, {@code "runuser"}, {@code "runuser -c"}, or {@code "su"}/{@code "runuser"} before
+ *     {@code "sh -s"}
  */
 public record SimpleCommand(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers) {
 

@@ -12,12 +12,18 @@ final class Sink {
         final List<Word> args;
         final List<Redirect> redirects;
         final List<String> wrappers;
+        /** How many strings deep the command was read ({@code bash -c}, eval, a here-document fed to a shell). */
+        final int depth;
+        /** A wrapper run without a command that starts a shell reading its standard input ({@code sudo -s}, {@code su}). */
+        final boolean shell;
 
-        Cmd(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers) {
+        Cmd(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers, int depth, boolean shell) {
             this.name = name;
             this.args = args;
             this.redirects = new ArrayList<>(redirects);
             this.wrappers = wrappers;
+            this.depth = depth;
+            this.shell = shell;
         }
 
         SimpleCommand build() {
@@ -29,18 +35,33 @@ final class Sink {
     final List<Structure.Pipeline> pipelines = new ArrayList<>();
     final List<Structure.Function> functions = new ArrayList<>();
     final List<Structure.Stage> backgrounds = new ArrayList<>();
-    boolean incomplete;
+    /** Why the line cannot be judged (see {@link ParsedCommand#unjudgeable()}), each reason once. */
+    final List<String> reasons = new ArrayList<>();
+
+    /** More reasons than this are not kept: the first ones already say why, and a line cannot grow the list without bound. */
+    private static final int MAX_REASONS = 16;
 
     int size() {
         return cmds.size();
     }
 
+    /** Records that a part of the line cannot be judged, and why. */
+    void unjudgeable(String reason) {
+        if (reasons.size() < MAX_REASONS && !reasons.contains(reason)) {
+            reasons.add(reason);
+        }
+    }
+
+    boolean incomplete() {
+        return !reasons.isEmpty();
+    }
+
     /** Where a sink stands, to go back to with {@link #rollBack}. */
-    record Mark(int cmds, int pipelines, int functions, int backgrounds, boolean incomplete) {
+    record Mark(int cmds, int pipelines, int functions, int backgrounds, int reasons) {
     }
 
     Mark mark() {
-        return new Mark(cmds.size(), pipelines.size(), functions.size(), backgrounds.size(), incomplete);
+        return new Mark(cmds.size(), pipelines.size(), functions.size(), backgrounds.size(), reasons.size());
     }
 
     /** Forgets everything added since {@code mark}. */
@@ -49,11 +70,15 @@ final class Sink {
         pipelines.subList(mark.pipelines(), pipelines.size()).clear();
         functions.subList(mark.functions(), functions.size()).clear();
         backgrounds.subList(mark.backgrounds(), backgrounds.size()).clear();
-        incomplete = mark.incomplete();
+        reasons.subList(mark.reasons(), reasons.size()).clear();
     }
 
-    void add(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers) {
-        cmds.add(new Cmd(name, List.copyOf(args), redirects, List.copyOf(wrappers)));
+    void add(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers, int depth) {
+        add(name, args, redirects, wrappers, depth, false);
+    }
+
+    void add(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers, int depth, boolean shell) {
+        cmds.add(new Cmd(name, List.copyOf(args), redirects, List.copyOf(wrappers), depth, shell));
     }
 
     void addPipeline(List<Structure.Stage> stages) {
@@ -72,7 +97,7 @@ final class Sink {
                 w.addAll(c.wrappers);
                 wrappers = List.copyOf(w);
             }
-            Cmd copy = new Cmd(c.name, c.args, c.redirects, wrappers);
+            Cmd copy = new Cmd(c.name, c.args, c.redirects, wrappers, c.depth, c.shell);
             copy.redirects.addAll(redirects);
             cmds.add(copy);
         }
@@ -87,7 +112,7 @@ final class Sink {
             backgrounds.add(new Structure.Stage(s.start() + offset, s.end() + offset));
         }
         functions.addAll(inner.functions);
-        incomplete |= inner.incomplete;
+        inner.reasons.forEach(this::unjudgeable);
     }
 
     boolean namedIn(Structure.Stage range, String name) {
@@ -100,13 +125,15 @@ final class Sink {
         return false;
     }
 
+    /** The finished parse: first the code the commands are fed ({@link CodeInput}), then the model. */
     ParsedCommand toParsed(String source) {
+        CodeInput.resolve(this);
         List<SimpleCommand> list = new ArrayList<>(cmds.size());
         for (Cmd c : cmds) {
             list.add(c.build());
         }
         Structure structure = pipelines.isEmpty() && functions.isEmpty()
                 ? Structure.EMPTY : new Structure(pipelines, functions);
-        return new ParsedCommand(source, new Structure.CommandList(list, structure), !incomplete);
+        return new ParsedCommand(source, new Structure.CommandList(list, structure), reasons);
     }
 }

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.treesitter.TSLanguage;
 import org.treesitter.TSNode;
 import org.treesitter.TSParser;
@@ -29,8 +30,15 @@ final class TreeReader extends TSParser {
         throw new AssertionError();
     }
 
-    private record Tables(String[] names, boolean[] named, String[] fields) {
+    private record Tables(String[] names, boolean[] named, String[] fields, boolean[] fielded) {
     }
+
+    /**
+     * The node types whose children the walker tells apart by field (see {@link Node#field}); the
+     * field of any other node's child is not read, one native call fewer per node.
+     */
+    private static final Set<String> FIELDED = Set.of("command", "redirected_statement", "file_redirect",
+            "herestring_redirect", "heredoc_redirect", "function_definition");
 
     private static VarHandle context0() {
         try {
@@ -47,16 +55,18 @@ final class TreeReader extends TSParser {
             int symbols = language.symbolCount();
             String[] names = new String[symbols];
             boolean[] named = new boolean[symbols];
+            boolean[] fielded = new boolean[symbols];
             for (int s = 0; s < symbols; s++) {
                 names[s] = language.symbolName(s);
                 named[s] = language.symbolType(s) == TSSymbolType.TSSymbolTypeRegular;
+                fielded[s] = FIELDED.contains(names[s]);
             }
             int fieldCount = language.fieldCount();
             String[] fields = new String[fieldCount + 1];
             for (int f = 1; f <= fieldCount; f++) {
                 fields[f] = language.fieldNameForId(f);
             }
-            t = new Tables(names, named, fields);
+            t = new Tables(names, named, fields, fielded);
             tables = t;
         }
         return t;
@@ -75,14 +85,14 @@ final class TreeReader extends TSParser {
         long cursor = ts_tree_cursor_new(tree.getRootNode());
         try {
             List<List<Node>> open = new ArrayList<>();
-            Node root = node(cursor, t);
+            Node root = node(cursor, t, false);
             List<Node> path = new ArrayList<>();
             path.add(root);
             open.add(new ArrayList<>());
             int count = 1;
             while (true) {
                 if (path.size() <= maxDepth && ts_tree_cursor_goto_first_child(cursor)) {
-                    Node child = node(cursor, t);
+                    Node child = node(cursor, t, path.get(path.size() - 1).fielded);
                     open.get(open.size() - 1).add(child);
                     path.add(child);
                     open.add(new ArrayList<>());
@@ -93,7 +103,7 @@ final class TreeReader extends TSParser {
                     while (true) {
                         close(path, open);
                         if (ts_tree_cursor_goto_next_sibling(cursor)) {
-                            Node sibling = node(cursor, t);
+                            Node sibling = node(cursor, t, !path.isEmpty() && path.get(path.size() - 1).fielded);
                             open.get(open.size() - 1).add(sibling);
                             path.add(sibling);
                             open.add(new ArrayList<>());
@@ -125,21 +135,26 @@ final class TreeReader extends TSParser {
         }
     }
 
-    private static Node node(long cursor, Tables t) {
+    /** The node at the cursor; its field is read when its parent is {@code fielded}. */
+    private static Node node(long cursor, Tables t, boolean fielded) {
         TSNode n = ts_tree_cursor_current_node(cursor);
         int symbol = ts_node_symbol(n);
         String type;
         boolean named;
+        boolean itsChildrenFielded = false;
         if (symbol >= 0 && symbol < t.names.length) {
             type = t.names[symbol];
             named = t.named[symbol];
+            itsChildrenFielded = t.fielded[symbol];
         } else {
             type = symbol == ERROR_SYMBOL ? "ERROR" : n.getType();
             named = true;
         }
-        int fieldId = ts_tree_cursor_current_field_id(cursor);
+        int fieldId = fielded ? ts_tree_cursor_current_field_id(cursor) : 0;
         String field = fieldId > 0 && fieldId < t.fields.length ? t.fields[fieldId] : null;
         int start = CONTEXT0 != null ? (int) CONTEXT0.get(n) : ts_node_start_byte(n);
-        return new Node(type, field, named, start, n);
+        Node node = new Node(type, field, named, start, n);
+        node.fielded = itsChildrenFielded;
+        return node;
     }
 }

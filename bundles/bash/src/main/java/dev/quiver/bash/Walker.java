@@ -12,8 +12,11 @@ import java.util.Set;
  */
 final class Walker {
 
-    /** Deeper trees are not walked (the rest is reported incomplete) so the Java stack stays safe. */
-    private static final int MAX_NESTING = 300;
+    /**
+     * Deeper trees are not walked (the line is unjudgeable) so the Java stack stays safe; the tree
+     * reader already stops at {@link ShellParser#MAX_TREE_DEPTH}, so this only guards the walk.
+     */
+    private static final int MAX_NESTING = ShellParser.MAX_TREE_DEPTH + 8;
 
     private static final Set<String> EXPANSIONS = Set.of(
             "simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion");
@@ -32,6 +35,9 @@ final class Walker {
     private final byte[] src;
     private final int depth;
     private final Sink sink;
+    /** A command the grammar dropped words after (see {@link #skipped}), and those words. */
+    private Node droppedFor;
+    private List<Word> dropped = List.of();
 
     Walker(byte[] src, int depth, Sink sink) {
         this.src = src;
@@ -49,12 +55,13 @@ final class Walker {
      * none yet) and {@code next}. The grammar sometimes runs a statement on past the end of its line
      * ({@code a | b | c⏎d e >&2} read as {@code c d e}, {@code a | b | export X⏎d >&2} as one export),
      * which would hide {@code d} from the guard and the rules: the line break ends the statement, as
-     * in bash, and the parse is marked incomplete.
+     * in bash, and the line is unjudgeable.
      */
     private boolean endsLine(int previousEnd, Node next) {
         for (int i = previousEnd; previousEnd >= 0 && i < next.start && i < src.length; i++) {
             if (src[i] == '\n' && (i == previousEnd || src[i - 1] != '\\')) {
-                sink.incomplete = true;
+                sink.unjudgeable("a command the grammar runs on past its line ("
+                        + ShellText.abbreviate(text(next.start, Math.min(next.end(), next.start + 40)), 40) + ")");
                 return true;
             }
         }
@@ -73,7 +80,7 @@ final class Walker {
 
     private void visit(Node n, String type, int level) {
         if (level > MAX_NESTING) {
-            sink.incomplete = true;
+            sink.unjudgeable("a syntax tree deeper than " + MAX_NESTING + " levels");
             return;
         }
         if (LEAVES.contains(type)) {
@@ -100,7 +107,7 @@ final class Walker {
                 afterRedirects(r, null, level);
             }
             case "ERROR" -> {
-                sink.incomplete = true;
+                sink.unjudgeable(ShellParser.SYNTAX);
                 error(n, level);
             }
             default -> children(n, level);
@@ -120,7 +127,7 @@ final class Walker {
 
     /** A command of redirections and no name ({@code > file}, {@code $(< file)}). */
     private void redirectsOnly(Redirs r) {
-        sink.add(Word.literal(""), r.extraArgs, r.list, List.of());
+        sink.add(Word.literal(""), r.extraArgs, r.list, List.of(), depth);
     }
 
     /** Redirections collected for one command, and what they bring along. */
@@ -157,6 +164,9 @@ final class Walker {
             }
         }
         List<Word> list = words.words();
+        if (n == droppedFor) {
+            list.addAll(dropped);
+        }
         list.addAll(r.extraArgs);
         list.addAll(outer.extraArgs);
         List<Redirect> redirects = new ArrayList<>(r.list);
@@ -277,6 +287,29 @@ final class Walker {
         }
     }
 
+    private static final String SKIPPED = "text the grammar does not read: `";
+
+    /**
+     * The words in {@code [from, to)}, where the grammar put nothing: it drops a lone word before some
+     * redirections ({@code make -f - <<EOF} read as {@code make -f}, {@code a - 2>e} as {@code a}), which
+     * bash passes on as an argument. Plain words are given back; anything else makes the line unjudgeable.
+     */
+    private List<Word> skipped(int from, int to) {
+        String gap = text(from, to).replace("\\\n", " ").strip();
+        if (gap.isEmpty()) {
+            return List.of();
+        }
+        List<Word> words = new ArrayList<>();
+        for (String w : gap.split("[ \t]+")) {
+            if (!w.matches("[A-Za-z0-9_./:=+,@%^~!-]+")) {
+                sink.unjudgeable(SKIPPED + ShellText.abbreviate(gap, 40) + "`");
+                return List.of();
+            }
+            words.add(Word.literal(w));
+        }
+        return words;
+    }
+
     private Integer fd(Node n) {
         try {
             return Integer.valueOf(text(n).trim());
@@ -289,15 +322,36 @@ final class Walker {
         Node body = null;
         Redirs r = new Redirs();
         List<Node> others = new ArrayList<>();
+        List<Word> skipped = new ArrayList<>();
         for (int i = 0; i < n.childCount(); i++) {
             Node c = n.child(i);
             String field = n.child(i).field;
             if ("body".equals(field)) {
                 body = c;
             } else if ("redirect".equals(field)) {
+                if (i > 0 && (body != null || !r.list.isEmpty())) {
+                    skipped.addAll(skipped(n.child(i - 1).end(), c.start));
+                }
                 redirect(c, c.type, r);
             } else if (c.named) {
                 others.add(c);
+            }
+        }
+        if (!skipped.isEmpty()) {
+            // the dropped words belong to the command they follow: the body, or its last command
+            Node last = body;
+            for (int k = 0; last != null && !last.type.equals("command") && k < MAX_NESTING; k++) {
+                Node named = null;
+                for (Node c : last.children) {
+                    named = c.named ? c : named;
+                }
+                last = named;
+            }
+            if (last == null || !last.type.equals("command")) {
+                sink.unjudgeable(SKIPPED + Wrappers.join(skipped).value() + "`");
+            } else {
+                droppedFor = last;
+                dropped = skipped;
             }
         }
         int start = sink.size();
@@ -405,10 +459,6 @@ final class Walker {
     }
 
     private void nested(String text) {
-        if (depth + 1 > ShellParser.MAX_DEPTH) {
-            sink.incomplete = true;
-            return;
-        }
         sink.merge(ShellParser.analyse(text, depth + 1), List.of(), List.of());
     }
 
@@ -434,7 +484,7 @@ final class Walker {
             }
             int close = unescaped(t, '`', open + 1);
             if (close < 0) {
-                sink.incomplete = true;
+                sink.unjudgeable(ShellParser.SYNTAX);
                 return;
             }
             nested(ShellText.unescapeBackticks(t.substring(open + 1, close)));

@@ -10,9 +10,10 @@
  *
  * <p>Only the models and the entry points are public; the parser's machinery, the option tables and
  * the path resolver are package-private.
+ * 1.1 added {@link dev.quiver.bash.ParsedCommand#unjudgeable()}, the reasons a line cannot be judged.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.quiver.bash;
 
 import org.osgi.annotation.bundle.Export;

@@ -118,10 +118,12 @@ class DecisionCorpusTest {
     void everyLineGetsItsExactDecisionWithBashAllowed() throws Exception {
         // the corpus treats these folders as git-ignored build output, beside work that is not
         Files.writeString(temp.resolve(".gitignore"), "target/\nbuild/\nnode_modules/\ndist/\n");
-        for (String folder : List.of("target", "build", "node_modules", "dist", "src", "docs")) {
+        for (String folder : List.of("target", "build", "node_modules", "dist", "src", "docs", "conf")) {
             Files.createDirectories(temp.resolve(folder));
         }
-        for (String file : List.of("README.md", "notes.txt", "target-notes.md", "src/Main.java")) {
+        // secrets by their names, for the globs and braces that reach them
+        for (String file : List.of("README.md", "notes.txt", "target-notes.md", "src/Main.java", ".env", "id_rsa",
+                "conf/prod.env", "conf/app.yml")) {
             Files.writeString(temp.resolve(file), "x");
         }
         Workspace workspace = new WorkspaceFactoryComponent().open(temp);

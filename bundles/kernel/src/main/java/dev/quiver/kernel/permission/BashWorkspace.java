@@ -32,6 +32,11 @@ final class BashWorkspace implements ShellWorkspace {
     }
 
     @Override
+    public boolean isSecret(Path path) {
+        return workspace.isSecret(path);
+    }
+
+    @Override
     public Optional<Path> gitDir() {
         return workspace.gitDir();
     }

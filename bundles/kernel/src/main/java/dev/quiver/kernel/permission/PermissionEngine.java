@@ -219,7 +219,7 @@ public final class PermissionEngine {
         }
         for (CommandModel model : CommandModel.line(parsed, shellWorkspace)) {
             String text = model.text();
-            Optional<String> secret = secretIn(model);
+            Optional<String> secret = model.secretRead(shellWorkspace);
             if (secret.isPresent()) {
                 parts.add(new Part(text, Decision.DENY, BY_SECRET, "it reads " + secret.get() + ", which holds secrets by "
                         + "its name; that is refused. Ask the user for the value you need.", Optional.empty(), false));
@@ -257,9 +257,8 @@ public final class PermissionEngine {
                 }
             }
         }
-        if (!parsed.complete()) {
-            parts.add(Part.unjudgeable(shorten(parsed.source()),
-                    "the command could not be parsed completely, so it cannot be judged."));
+        for (String why : parsed.unjudgeable()) {
+            parts.add(Part.unjudgeable(shorten(parsed.source()), shorten(why) + ": that cannot be judged before it runs."));
         }
         if (parts.isEmpty() && ruled) {
             parts.add(decideText(tool, parsed.source().strip(), List.of(parsed.source().strip()), table, fallback));
@@ -305,34 +304,6 @@ public final class PermissionEngine {
 
     private Part plain(String tool, String value, boolean table, Fallback fallback) {
         return decideText(tool, value, List.of(value), table, fallback);
-    }
-
-    /**
-     * The secret file a command reads, if any: a file whose content it reads by {@link CommandModel#reads()}
-     * (an operand, an option's value, an input redirection) that names one. A word of the form
-     * {@code --opt=.env} or {@code KEY=.env} names the file after its {@code =}.
-     */
-    private Optional<String> secretIn(CommandModel model) {
-        for (Word word : model.reads()) {
-            if (!word.literal() || word.value().isEmpty()) {
-                continue;
-            }
-            String value = word.value();
-            int equals = value.indexOf('=');
-            List<String> candidates = value.startsWith("-")
-                    ? (equals > 0 ? List.of(value.substring(equals + 1)) : List.of())
-                    : (equals > 0 ? List.of(value, value.substring(equals + 1)) : List.of(value));
-            for (String candidate : candidates) {
-                try {
-                    if (!candidate.isEmpty() && workspace.isSecret(Path.of(candidate))) {
-                        return Optional.of(candidate);
-                    }
-                } catch (java.nio.file.InvalidPathException notAPath) {
-                    // a word that is no path names no secret
-                }
-            }
-        }
-        return Optional.empty();
     }
 
     /**

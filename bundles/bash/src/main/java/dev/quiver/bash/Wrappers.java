@@ -1,0 +1,552 @@
+package dev.quiver.bash;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The commands that run another command, and how each reads its words: the options it takes (as
+ * its own {@code getopt} call reads them, see {@link Getopt}), the words it takes before the command
+ * (a lock file, a duration, a CPU mask, a priority, a new root), the options that make it run no
+ * command ({@code sudo -l}, {@code taskset -p}, {@code flock 9}) or a shell string ({@code flock -c},
+ * {@code su -c}, {@code script -c}), and whether it starts a shell when given no command ({@code sudo},
+ * {@code su}, {@code chroot DIR}). Fail-closed: when the words cannot be read as the wrapper reads them,
+ * the result says why and the line cannot be judged; the wrapper is never taken for the command.
+ *
+ * <p>Option tables: sudo 1.9.17, coreutils 9 (env, nice, nohup, timeout, stdbuf, chroot), findutils 4.9
+ * (xargs), util-linux 2.40 (flock, setsid, taskset, chrt, ionice, unshare, script, su, runuser), procps
+ * 4 (watch), strace 6.8, ltrace 0.7, GNU parallel, OpenDoas, polkit (pkexec), shadow (sg), bash's own
+ * {@code command}, {@code exec} and {@code builtin}, GNU time, busybox, toybox and firejail.
+ */
+final class Wrappers {
+
+    enum Kind {
+        /** Runs {@link Read#command()}. */
+        RUNS,
+        /** Runs {@link Read#string()} with a shell; {@link Read#label()} names the wrapper in the result. */
+        STRING,
+        /** Runs no command we judge: the wrapper is the command ({@code sudo -l}, {@code env}, {@code flock 9}). */
+        ALONE,
+        /** Runs no command of its words but starts a shell that reads its standard input ({@code sudo -s}, {@code su}). */
+        SHELL,
+        /** Its words cannot be read: {@link Read#why()}. */
+        UNREADABLE
+    }
+
+    record Read(Kind kind, List<Word> command, Word string, String label, String why) {
+
+        static final Read ALONE = new Read(Kind.ALONE, List.of(), null, null, null);
+        static final Read SHELL = new Read(Kind.SHELL, List.of(), null, null, null);
+
+        static Read runs(List<Word> command) {
+            return new Read(Kind.RUNS, command, null, null, null);
+        }
+
+        static Read string(Word string, String label) {
+            return new Read(Kind.STRING, List.of(), string, label, null);
+        }
+
+        static Read unreadable(String why) {
+            return new Read(Kind.UNREADABLE, List.of(), null, null, why);
+        }
+    }
+
+    private interface Wrapper {
+        /** How the wrapper reads {@code words}; {@code words.get(0)} is the wrapper itself. */
+        Read read(List<Word> words);
+    }
+
+    private static final Getopt SUDO = new Getopt("+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv",
+            "background=b preserve-env=E:: edit=e set-home=H login=i remove-timestamp=K list=l preserve-groups=P "
+            + "shell=s other-user=U: validate=v askpass=A auth-type=a: bell=B close-from=C: login-class=c: chdir=D: "
+            + "group=g: help=h host: reset-timestamp=k no-update=N non-interactive=n prompt=p: chroot=R: role=r: "
+            + "stdin=S command-timeout=T: type=t: user=u: version=V");
+    private static final Getopt DOAS = new Getopt("+a:C:Lnsu:", "");
+    private static final Getopt PKEXEC = new Getopt("+u:", "user=u: help version disable-internal-agent keep-cwd");
+    private static final Getopt ENV = new Getopt("+C:iS:u:v0", "ignore-environment=i null=0 unset=u: chdir=C: "
+            + "default-signal:: ignore-signal:: block-signal:: list-signal-handling debug=v split-string=S: help version");
+    private static final Getopt NICE = new Getopt("+n:", "adjustment=n: help version");
+    private static final Getopt NOHUP = new Getopt("+", "help version");
+    private static final Getopt TIMEOUT = new Getopt("+fk:ps:v",
+            "foreground=f kill-after=k: preserve-status=p signal=s: verbose=v help version");
+    private static final Getopt TIME = new Getopt("+af:o:pqvV",
+            "append=a format=f: help output=o: portability=p quiet=q verbose=v version=V");
+    private static final Getopt STDBUF = new Getopt("+i:o:e:", "input=i: output=o: error=e: help version");
+    private static final Getopt IONICE = new Getopt("+c:n:p:P:t:u:hV",
+            "class=c: classdata=n: pid=p: pgid=P: ignore=t uid=u: help=h version=V");
+    private static final Getopt COMMAND = new Getopt("+pvV", "");
+    private static final Getopt BUILTIN = new Getopt("+", "");
+    private static final Getopt EXEC = new Getopt("+cla:", "");
+    private static final Getopt XARGS = new Getopt("+0a:E:e::i::I:l::L:n:oprs:txP:d:",
+            "null=0 arg-file=a: delimiter=d: eof=e:: replace=i:: max-lines=l:: max-args=n: max-procs=P: open-tty=o "
+            + "interactive=p no-run-if-empty=r max-chars=s: verbose=t show-limits exit=x process-slot-var: help version");
+    private static final Getopt FLOCK = new Getopt("+sexnoFuw:E:hV",
+            "shared=s exclusive=x unlock=u nonblocking=n nb=n timeout=w: wait=w: conflict-exit-code=E: close=o "
+            + "no-fork=F verbose fcntl start: length: help=h version=V");
+    private static final Getopt SETSID = new Getopt("+cfwhV", "ctty=c fork=f wait=w help=h version=V");
+    private static final Getopt TASKSET = new Getopt("+apchV", "all-tasks=a pid=p cpu-list=c help=h version=V");
+    private static final Getopt CHRT = new Getopt("+abdD:efiphmoP:T:rRvV",
+            "all-tasks=a batch=b deadline=d ext=e fifo=f idle=i pid=p help=h max=m other=o rr=r sched-runtime=T: "
+            + "sched-period=P: sched-deadline=D: reset-on-fork=R verbose=v version=V");
+    private static final Getopt UNSHARE = new Getopt("+fhVmuinpCTUrR:w:S:G:cl:",
+            "mount=m:: uts=u:: ipc=i:: net=n:: pid=p:: user=U:: cgroup=C:: time=T:: fork=f kill-child:: mount-proc:: "
+            + "mount-binfmt:: map-user: map-users: map-group: map-groups: map-root-user=r map-current-user=c map-auto "
+            + "map-subids propagation: setgroups: keep-caps setuid=S: setgid=G: root=R: wd=w: monotonic: boottime: "
+            + "load-interp=l: help=h version=V");
+    private static final Getopt CHROOT = new Getopt("+", "groups: userspec: skip-chdir help version");
+    private static final Getopt SCRIPT = new Getopt("aB:c:eE:fI:O:o:qm:T:t::Vh",
+            "append=a command=c: echo=E: return=e flush=f force log-in=I: log-out=O: log-io=B: log-timing=T: "
+            + "logging-format=m: output-limit=o: quiet=q timing=t:: help=h version=V");
+    private static final String SU_LONG = "command=c: session-command=C: fast=f login=l preserve-environment=p pty=P "
+            + "no-pty=T shell=s: group=g: supp-group=G: whitelist-environment=w: help=h version=V";
+    private static final Getopt SU = new Getopt("c:fg:G:lmpPTs:hVw:", SU_LONG);
+    private static final Getopt RUNUSER = new Getopt("c:fg:G:lmpPTs:u:hVw:", SU_LONG + " user=u:");
+    private static final Getopt WATCH = new Getopt("+bCcefd::ghq:n:prs:twvx",
+            "beep=b color=c no-color=C differences=d:: errexit=e follow=f chgexit=g interval=n: precise=p equexit=q: "
+            + "no-rerun=r shotsdir=s: no-title=t no-wrap=w exec=x help=h version=v");
+    private static final Getopt STRACE = new Getopt("+a:Ab:cCdDe:E:fFhiI:knNo:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ",
+            "columns=a: output-append-mode=A detach-on=b: summary-only=c summary=C debug=d daemonize:: daemonised:: "
+            + "daemonized:: env=E: follow-forks output-separately help=h instruction-pointer=i interruptible=I: "
+            + "kill-on-exit stack-trace:: stack-traces:: stack-trace-frame-limit: syscall-limit: syscall-number=n "
+            + "output=o: summary-syscall-overhead=O: attach=p: trace-path=P: relative-timestamps=r:: string-limit=s: "
+            + "summary-sort-by=S: absolute-timestamps:: timestamps:: syscall-times=T:: user=u: summary-columns=U: "
+            + "no-abbrev=v version=V summary-wall-clock=w strings-in-hex:: const-print-style=X: pidns-translation "
+            + "successful-only=z failed-only=Z failing-only=Z seccomp-bpf tips:: argv0: trace: trace-fds: abbrev: "
+            + "verbose: raw: signals: signal: status: read: write: fault: inject: kvm: quiet:: silent:: silence:: "
+            + "decode-fds:: decode-pids: secontext::");
+    private static final Getopt LTRACE = new Getopt("+bcCfghiLrStTVa:A:D:e:F:l:n:o:p:s:u:w:x:X:",
+            "align=a: config=F: debug=D: demangle=C indent=n: help=h library=l: output=o: version=V no-plt=g "
+            + "no-signals=b where=w:");
+    /**
+     * GNU parallel reads its options with Perl's Getopt::Long (bundled, in order). Options whose value
+     * is optional are left out on purpose: Getopt::Long would take the next word as their value when
+     * it does not look like an option, so they are read as unknown (fail-closed).
+     */
+    private static final Getopt PARALLEL = new Getopt("+0kqrtuvXxmgphVa:d:E:I:j:P:L:n:N:s:S:C:W:",
+            "null=0 keep-order=k quote=q no-run-if-empty=r verbose=v ungroup=u group=g interactive=p help=h version=V "
+            + "xargs=m bar eta progress dry-run will-cite no-notice line-buffer lb tag pipe pipepart shuf files csv "
+            + "fg bg nonall onall plus link xapply silent wait semaphore citation number-of-cpus number-of-cores "
+            + "number-of-threads number-of-sockets resume resume-failed retry-failed noswap cleanup transfer "
+            + "controlmaster ctag shebang shellquote arg-file=a: delimiter=d: jobs=j: max-procs=j: max-lines=L: "
+            + "max-args=n: max-replace-args=N: max-chars=s: sshlogin=S: colsep=C: workdir=W: wd=W: arg-sep: "
+            + "arg-file-sep: block: block-size: compress-program: decompress-program: delay: env: filter: halt: "
+            + "header: joblog: load: memfree: memsuspend: nice: recend: recstart: results: res: retries: return: rpl: "
+            + "sshdelay: sshloginfile: slf: semaphorename: id: tagstring: timeout: tmpdir: trc: transferfile: tf: "
+            + "basefile: bf: termseq: ssh: limit:");
+
+    private static final Pattern DURATION = Pattern.compile("(?i)([0-9]*\\.?[0-9]+(e[+-]?[0-9]+)?|inf(inity)?)[smhd]?");
+    private static final Pattern MASK = Pattern.compile("(0x)?[0-9a-fA-F,]+");
+    private static final Pattern CPU_LIST = Pattern.compile("[0-9,:\\-]+");
+    private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
+    /** nice's own spelling of an adjustment, read before its options: {@code -10}, {@code --10}, {@code -+10}. */
+    private static final Pattern NICE_ADJUSTMENT = Pattern.compile("-[-+]?[0-9].*");
+
+    private static final Map<String, Wrapper> TABLE = Map.ofEntries(
+            Map.entry("sudo", Wrappers::sudo),
+            Map.entry("sudoedit", words -> Read.ALONE),
+            Map.entry("doas", with(DOAS, Wrappers::doas, "C", "L")),
+            Map.entry("pkexec", with(PKEXEC, command(Kind.SHELL), "help", "version")),
+            Map.entry("env", with(ENV, Wrappers::env, "help", "version", "list-signal-handling")),
+            Map.entry("nice", Wrappers::nice),
+            Map.entry("nohup", with(NOHUP, command(Kind.UNREADABLE), "help", "version")),
+            Map.entry("timeout", with(TIMEOUT, positional(DURATION, "duration", Kind.UNREADABLE), "help", "version")),
+            Map.entry("time", with(TIME, command(Kind.ALONE), "help", "V")),
+            Map.entry("stdbuf", with(STDBUF, command(Kind.UNREADABLE), "help", "version")),
+            Map.entry("ionice", with(IONICE, command(Kind.ALONE), "h", "V", "p", "P", "u")),
+            Map.entry("command", with(COMMAND, command(Kind.ALONE), "v", "V")),
+            Map.entry("builtin", with(BUILTIN, command(Kind.ALONE))),
+            Map.entry("exec", with(EXEC, command(Kind.ALONE))),
+            Map.entry("coproc", words -> words.size() > 1 ? Read.runs(words.subList(1, words.size())) : Read.ALONE),
+            // xargs with nothing to run runs echo
+            Map.entry("xargs", with(XARGS, (words, r) -> r.operands.isEmpty() ? Read.runs(List.of(Word.literal("echo")))
+                    : command(words, r.operands, 0, Kind.ALONE), "help", "version", "show-limits")),
+            Map.entry("flock", with(FLOCK, Wrappers::flock, "h", "V")),
+            Map.entry("setsid", with(SETSID, command(Kind.UNREADABLE), "h", "V")),
+            Map.entry("taskset", with(TASKSET, (words, r) -> positional(r.has("c") ? CPU_LIST : MASK,
+                    r.has("c") ? "CPU list" : "CPU mask", Kind.UNREADABLE).read(words, r), "h", "V", "p")),
+            Map.entry("chrt", with(CHRT, positional(INTEGER, "priority", Kind.UNREADABLE), "h", "V", "p", "m")),
+            Map.entry("unshare", with(UNSHARE, command(Kind.SHELL), "h", "V")),
+            Map.entry("chroot", with(CHROOT, positional(null, "new root", Kind.SHELL), "help", "version")),
+            Map.entry("script", with(SCRIPT, Wrappers::script, "h", "V")),
+            Map.entry("su", with(SU, Wrappers::su, "h", "V")),
+            Map.entry("runuser", with(RUNUSER, Wrappers::su, "h", "V")),
+            Map.entry("sg", Wrappers::sg),
+            Map.entry("firejail", Wrappers::firejail),
+            Map.entry("busybox", Wrappers::multicall),
+            Map.entry("toybox", Wrappers::multicall),
+            Map.entry("strace", with(STRACE, Wrappers::tracer, "h", "V")),
+            Map.entry("ltrace", with(LTRACE, Wrappers::tracer, "h", "V")),
+            Map.entry("watch", with(WATCH, Wrappers::watch, "h", "v")),
+            Map.entry("parallel", with(PARALLEL, Wrappers::parallel, "h", "V", "number-of-cpus", "number-of-cores",
+                    "number-of-threads", "number-of-sockets", "citation")));
+
+    private Wrappers() {
+    }
+
+    /** How the wrapper {@code base}, which is {@code words.get(0)}, reads its words; null when {@code base} is no wrapper. */
+    static Read read(String base, List<Word> words) {
+        Wrapper w = TABLE.get(base);
+        return w == null ? null : w.read(words);
+    }
+
+    /** What a wrapper does once its options are read. */
+    private interface Then {
+        Read read(List<Word> words, Getopt.Result r);
+    }
+
+    /**
+     * A wrapper whose options {@code getopt} reads; any of {@code stops} (help, version, a query)
+     * means it runs nothing; else {@code then} finds what it runs.
+     */
+    private static Wrapper with(Getopt getopt, Then then, String... stops) {
+        return words -> {
+            Getopt.Result r = getopt.read(words, 1);
+            Read early = early(r, stops);
+            return early != null ? early : then.read(words, r);
+        };
+    }
+
+    /**
+     * The common shape: the command follows the options; without one the wrapper does what
+     * {@code bare} says: {@link Kind#ALONE} (it prints something), {@link Kind#SHELL} (it starts a
+     * shell), or {@link Kind#UNREADABLE} (it fails: a command is required).
+     */
+    private static Then command(Kind bare) {
+        return (words, r) -> command(words, r.operands, 0, bare);
+    }
+
+    /**
+     * What a wrapper does before its command is looked for: unreadable when its options are, nothing
+     * when one of {@code stops} (help, version, a query) is among them; null to go on.
+     */
+    private static Read early(Getopt.Result r, String... stops) {
+        if (r.failure != null) {
+            return Read.unreadable(r.failure);
+        }
+        for (String key : stops) {
+            if (r.has(key)) {
+                return Read.ALONE;
+            }
+        }
+        return null;
+    }
+
+    /** The command made of the operands from {@code first} on, or what a wrapper without one does. */
+    private static Read command(List<Word> words, List<Integer> operands, int first, Kind bare) {
+        if (first >= operands.size()) {
+            return switch (bare) {
+                case SHELL -> Read.SHELL;
+                case UNREADABLE -> Read.unreadable("no command");
+                default -> Read.ALONE;
+            };
+        }
+        List<Word> command = new ArrayList<>(operands.size() - first);
+        for (int k = first; k < operands.size(); k++) {
+            command.add(words.get(operands.get(k)));
+        }
+        return Read.runs(command);
+    }
+
+    /** One word that must read as {@code shape} (a duration, a priority; null: any), then the command. */
+    private static Then positional(Pattern shape, String what, Kind bare) {
+        return (words, r) -> {
+            String why = positionalWord(words, r.operands, shape, what);
+            return why != null ? Read.unreadable(why) : command(words, r.operands, 1, bare);
+        };
+    }
+
+    /** strace and ltrace run their command, or with {@code -p} and no command only attach to running processes. */
+    private static Read tracer(List<Word> words, Getopt.Result r) {
+        return command(words, r.operands, 0, r.has("p") ? Kind.ALONE : Kind.UNREADABLE);
+    }
+
+    /** Why the first operand is not a {@code what} the wrapper reads before its command; null when it is. */
+    private static String positionalWord(List<Word> words, List<Integer> operands, Pattern shape, String what) {
+        if (operands.isEmpty()) {
+            return "no " + what;
+        }
+        Word w = words.get(operands.get(0));
+        if (Getopt.splits(w)) {
+            return "the " + what + " computed as " + Getopt.show(w) + ", which may be several words or none";
+        }
+        if (w.literal() && shape != null && !shape.matcher(w.value()).matches()) {
+            return "a " + what + " it does not read (" + Getopt.show(w) + ")";
+        }
+        return null;
+    }
+
+    private static Read sudo(List<Word> words) {
+        Getopt.Result all = new Getopt.Result();
+        int j = 1;
+        int hosts = 0;
+        while (true) {
+            Getopt.Result r = SUDO.read(words, j);
+            if (r.failure != null) {
+                return Read.unreadable(r.failure);
+            }
+            all.options.addAll(r.options);
+            if (r.operands.isEmpty()) {
+                break;
+            }
+            int first = r.operands.get(0);
+            Word w = words.get(first);
+            boolean afterDashes = words.get(first - 1).literal() && words.get(first - 1).value().equals("--");
+            String start = Getopt.knownStart(w);
+            boolean envar = !start.startsWith("/") && !start.startsWith("=") && start.contains("=");
+            if (!afterDashes && words.get(first - 1).literal() && words.get(first - 1).value().equals("-h") && !envar) {
+                // sudo takes the word after a bare -h as the host to run on, then reads options again
+                hosts++;
+                j = first + 1;
+                continue;
+            }
+            if (!afterDashes && envar) {
+                // sudo reads VAR=value words among its options
+                j = first + 1;
+                continue;
+            }
+            if (!afterDashes && !w.literal() && !Getopt.operand(w)) {
+                return Read.unreadable("a computed word " + Getopt.show(w) + " where it reads options");
+            }
+            for (int k = first; k < words.size(); k++) {
+                all.operands.add(k);
+            }
+            break;
+        }
+        long help = all.options.stream().filter(o -> o.key().equals("h") && o.value() == null).count() - hosts;
+        if (help > 0 || early(all, "V", "e", "l", "v", "K") != null) {
+            return Read.ALONE;
+        }
+        if (all.operands.isEmpty() && all.has("k") && !all.has("s") && !all.has("i")) {
+            return Read.ALONE;
+        }
+        return command(words, all.operands, 0, Kind.SHELL);
+    }
+
+    private static Read doas(List<Word> words, Getopt.Result r) {
+        if (r.has("s")) {
+            return r.operands.isEmpty() ? Read.SHELL : Read.unreadable("-s with a command");
+        }
+        return command(words, r.operands, 0, Kind.UNREADABLE);
+    }
+
+    /** env: options, an optional {@code -}, assignments, the command; {@code -S} splits a string into arguments. */
+    private static Read env(List<Word> words, Getopt.Result r) {
+        for (Getopt.Option o : r.options) {
+            if (o.key().equals("S")) {
+                // the split words take -S's place and env reads them as its own words again
+                List<Word> parts = new ArrayList<>();
+                parts.add(Word.literal("env"));
+                parts.add(o.value());
+                parts.addAll(words.subList(o.next(), words.size()));
+                return Read.string(join(parts), "env -S");
+            }
+        }
+        int first = 0;
+        List<Integer> operands = r.operands;
+        if (!operands.isEmpty() && words.get(operands.get(0)).literal() && words.get(operands.get(0)).value().equals("-")) {
+            first++;
+        }
+        while (first < operands.size()) {
+            Word w = words.get(operands.get(first));
+            if (Expander.isAssignment(Getopt.knownStart(w))) {
+                first++;
+            } else if (!w.literal() && (!Getopt.operand(w) || w.value().contains("="))) {
+                // it may be an assignment or the command
+                return Read.unreadable("a computed word " + Getopt.show(w) + " where it reads assignments");
+            } else {
+                break;
+            }
+        }
+        return command(words, operands, first, Kind.ALONE);
+    }
+
+    private static Read nice(List<Word> words) {
+        int j = 1;
+        while (j < words.size() && words.get(j).literal() && NICE_ADJUSTMENT.matcher(words.get(j).value()).matches()) {
+            j++;
+        }
+        Getopt.Result r = NICE.read(words, j);
+        Read early = early(r, "help", "version");
+        if (early != null) {
+            return early;
+        }
+        return command(words, r.operands, 0, Kind.ALONE);
+    }
+
+
+    /** flock [options] FILE COMMAND..., flock [options] FILE -c STRING, flock [options] FD (no command). */
+    private static Read flock(List<Word> words, Getopt.Result r) {
+        String why = positionalWord(words, r.operands, null, "lock file");
+        if (why != null) {
+            return Read.unreadable(why);
+        }
+        List<Integer> ops = r.operands;
+        if (ops.size() == 1) {
+            Word fd = words.get(ops.get(0));
+            return fd.literal() && INTEGER.matcher(fd.value()).matches() ? Read.ALONE
+                    : Read.unreadable("a lock file and no command");
+        }
+        Word second = words.get(ops.get(1));
+        if (second.literal() && (second.value().equals("-c") || second.value().equals("--command"))) {
+            return ops.size() == 3 ? Read.string(words.get(ops.get(2)), "flock -c")
+                    : Read.unreadable(second.value() + " with other than one command string");
+        }
+        return command(words, ops, 1, Kind.UNREADABLE);
+    }
+
+
+    /** script runs its -c string with a shell, else an interactive shell (its operand is the typescript file). */
+    private static Read script(List<Word> words, Getopt.Result r) {
+        if (r.has("c")) {
+            return Read.string(r.value("c"), "script -c");
+        }
+        return r.operands.size() <= 1 ? Read.SHELL : Read.unreadable("more than one typescript file");
+    }
+
+    /**
+     * su and runuser: {@code -c} (or {@code --session-command}) is a string for the user's shell,
+     * else the shell itself runs; {@code runuser -u USER COMMAND...} runs the command directly. Both
+     * mix options and operands as glibc does.
+     */
+    private static Read su(List<Word> words, Getopt.Result r) {
+        String name = ShellText.baseName(words.get(0));
+        if (r.has("u")) {
+            boolean login = !r.operands.isEmpty() && words.get(r.operands.get(0)).literal()
+                    && words.get(r.operands.get(0)).value().equals("-");
+            if (login || r.has("c") || r.has("C") || r.has("l") || r.has("s") || r.has("f")) {
+                return Read.unreadable("-u with a shell option");
+            }
+            return command(words, r.operands, 0, Kind.UNREADABLE);
+        }
+        Word string = r.value("c", "C");
+        return string != null ? Read.string(string, name + " -c") : Read.SHELL;
+    }
+
+    /** sg [-] GROUP [[-c] STRING]: the string runs with /bin/sh; without one, a shell. */
+    private static Read sg(List<Word> words) {
+        int j = 1;
+        if (j < words.size() && words.get(j).literal() && words.get(j).value().equals("-")) {
+            j++;
+        }
+        if (j >= words.size() || !Getopt.operand(words.get(j)) || Getopt.splits(words.get(j))) {
+            return j >= words.size() ? Read.SHELL : Read.unreadable("a group it does not read (" + Getopt.show(words.get(j)) + ")");
+        }
+        j++;
+        if (j < words.size() && words.get(j).literal() && words.get(j).value().equals("-c")) {
+            j++;
+        }
+        if (j >= words.size()) {
+            return Read.SHELL;
+        }
+        return j + 1 == words.size() ? Read.string(words.get(j), "sg -c") : Read.unreadable("more than one command string");
+    }
+
+    /** firejail's options are {@code --name} or {@code --name=value}, one word each; then the program, else a shell. */
+    private static Read firejail(List<Word> words) {
+        int j = 1;
+        while (j < words.size()) {
+            Word w = words.get(j);
+            if (w.literal() && w.value().equals("--")) {
+                j++;
+                break;
+            }
+            if (Getopt.operand(w)) {
+                break;
+            }
+            String start = w.literal() ? w.value() : w.value().substring(0, Math.max(0, w.value().indexOf('=')));
+            if (!start.startsWith("--") || start.length() < 3) {
+                return Read.unreadable("an option it does not read (" + Getopt.show(w) + ")");
+            }
+            j++;
+        }
+        return j < words.size() ? Read.runs(words.subList(j, words.size())) : Read.SHELL;
+    }
+
+    /** busybox and toybox run the applet their first word names. */
+    private static Read multicall(List<Word> words) {
+        if (words.size() < 2) {
+            return Read.ALONE;
+        }
+        Word applet = words.get(1);
+        if (applet.literal() && applet.value().startsWith("-")) {
+            return applet.value().startsWith("--") ? Read.ALONE : Read.unreadable("an option it does not read ("
+                    + Getopt.show(applet) + ")");
+        }
+        return Read.runs(words.subList(1, words.size()));
+    }
+
+    /** watch joins its words into a string for {@code sh -c}, or runs them as they are with {@code -x}. */
+    private static Read watch(List<Word> words, Getopt.Result r) {
+        if (r.operands.isEmpty()) {
+            return Read.unreadable("no command");
+        }
+        if (r.has("x")) {
+            return command(words, r.operands, 0, Kind.UNREADABLE);
+        }
+        List<Word> parts = new ArrayList<>();
+        for (int k : r.operands) {
+            parts.add(words.get(k));
+        }
+        return Read.string(join(parts), "watch");
+    }
+
+    /**
+     * GNU parallel: a command template up to the first {@code :::} or {@code ::::}, then argument
+     * sources; the shell runs the template with each argument. Read as one string, the template
+     * followed by every literal argument, so that the options and paths the arguments bring are
+     * judged with the command; arguments read from files or standard input are unknown and stand as
+     * {@code {}}. Without a template each argument is a command of its own; read from files or standard
+     * input, those commands cannot be known.
+     */
+    private static Read parallel(List<Word> words, Getopt.Result r) {
+        List<Word> template = new ArrayList<>();
+        List<Word> arguments = new ArrayList<>();
+        boolean unknown = r.has("a");
+        String source = null;
+        for (int k : r.operands) {
+            Word w = words.get(k);
+            if (w.literal() && w.value().matches(":::[:+]?\\+?")) {
+                source = w.value();
+                unknown |= source.startsWith("::::");
+            } else if (source == null) {
+                template.add(w);
+            } else if (!source.startsWith("::::")) {
+                arguments.add(w);
+            }
+        }
+        unknown |= source == null;
+        if (template.isEmpty()) {
+            if (unknown) {
+                return Read.unreadable("the commands it runs are read from its input");
+            }
+            StringBuilder commands = new StringBuilder();
+            boolean literal = true;
+            for (Word a : arguments) {
+                commands.append(a.value()).append('\n');
+                literal &= a.literal();
+            }
+            return Read.string(new Word(commands.toString(), literal), "parallel");
+        }
+        List<Word> parts = new ArrayList<>(template);
+        parts.addAll(arguments);
+        if (unknown) {
+            parts.add(Word.literal("{}"));
+        }
+        return Read.string(join(parts), "parallel");
+    }
+
+    /** Words joined with blanks into one string, literal when every word is. */
+    static Word join(List<Word> parts) {
+        StringBuilder b = new StringBuilder();
+        boolean literal = true;
+        for (Word p : parts) {
+            if (b.length() > 0) {
+                b.append(' ');
+            }
+            b.append(p.value());
+            literal &= p.literal();
+        }
+        return new Word(b.toString(), literal);
+    }
+}
