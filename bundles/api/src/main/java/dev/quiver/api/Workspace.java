@@ -23,8 +23,8 @@ import org.osgi.annotation.versioning.ProviderType;
  *
  * <p>A tool reads and changes files only through this interface ({@link #readText}, {@link #openRead},
  * {@link #openFolder}, {@link #write}, {@link #createDirectories}, {@link #move}, {@link #copy},
- * {@link #delete}, {@link #setPermissions}), never with {@code java.nio.file.Files} on a resolved path:
- * these walk the path again from the root, one folder at a time without following links, and open
+ * {@link #delete}, {@link #setPermissions}, {@link #createLink}), never with {@code java.nio.file.Files}
+ * on a resolved path: these walk the path again from the root, one folder at a time without following links, and open
  * what they checked, so a symbolic link swapped in after {@link #resolve} never leads outside the
  * workspace or to a secret file under another name. Every change is refused in the
  * {@link #isProtected protected} folders {@code .git} and {@code .quiver}. An error from any of them
@@ -231,6 +231,16 @@ public interface Workspace {
      */
     void setPermissions(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions)
             throws IOException;
+
+    /**
+     * Makes a symbolic link holding {@code target} as its text, at a path that does not exist yet,
+     * creating its missing folders. The link is made in its held folder, never through another link.
+     *
+     * @throws IOException also when the path is {@link #isProtected protected}, when the target would
+     *     lead out of the workspace, or when it names a file holding secrets and the link's name does not
+     * @since 1.4
+     */
+    void createLink(Path link, Path target) throws IOException;
 
     /**
      * A folder held open by {@link #openFolder}: its files are opened relative to it, so a link swapped

@@ -71,6 +71,12 @@ public final class ApprovalPrompt {
         }
     }
 
+    /** Whether an answer to a yes-or-no question is yes: {@code y} or {@code yes}, in any case. */
+    public static boolean yes(String answer) {
+        String word = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT).replaceAll("[.,!:;]+$", "");
+        return word.equals("y") || word.equals("yes");
+    }
+
     /** What an answer did, for the line left on screen: {@code allowed once}, {@code denied: use rg}. */
     public static String outcome(Approval approval, ApprovalRequest request) {
         return switch (approval.choice()) {

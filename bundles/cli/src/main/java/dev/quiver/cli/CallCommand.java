@@ -43,6 +43,8 @@ final class CallCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         try (Session session = root.open(common.over(root.common), false, terminal.err())) {
+            // notices (a checkpoint that failed) go to standard error; standard output is the result's
+            TurnListener notices = new HeadlessListener(terminal.err());
             if (batch != null) {
                 BatchLine.each(batch, terminal.in(), line -> {
                     if (line.error() != null) {
@@ -54,12 +56,12 @@ final class CallCommand implements Callable<Integer> {
                         Output.line(terminal.out(), node);
                     } else {
                         Output.line(terminal.out(), Output.outcome(line.tool(),
-                                session.call(line.tool(), line.arguments(), new TurnListener() { })));
+                                session.call(line.tool(), line.arguments(), notices)));
                     }
                 });
                 return ExitCodes.OK;
             }
-            CallOutcome outcome = session.call(tool, arguments == null ? "{}" : arguments, new TurnListener() { });
+            CallOutcome outcome = session.call(tool, arguments == null ? "{}" : arguments, notices);
             switch (outcome.status()) {
                 case OK -> {
                     terminal.out().print(outcome.output());

@@ -24,6 +24,7 @@ final class Subcommands {
         ALL.put("call", CallCommand::new);
         ALL.put("check", CheckCommand::new);
         ALL.put("sessions", SessionsCommand::new);
+        ALL.put("undo", UndoCommand::new);
         ALL.put("trust", TrustCommand::new);
         ALL.put("mcp", McpCommand::new);
         ALL.put("catalog", CatalogCommand::new);

@@ -24,7 +24,7 @@ class SubcommandsTest {
 
     @Test
     void helpVersionAndUnknownWordsGetTheWholeTree() {
-        List<String> all = List.of("tools", "call", "check", "sessions", "trust", "mcp", "catalog");
+        List<String> all = List.of("tools", "call", "check", "sessions", "undo", "trust", "mcp", "catalog");
         assertEquals(all, added("-h", "tools"), "the root's usage lists every subcommand");
         assertEquals(all, added("--version", "tools"));
         assertEquals(all, added("tool"));

@@ -130,6 +130,11 @@ final class AgentLoop {
         return description;
     }
 
+    /** Takes the last turns out of the history: an undo took back what they did. */
+    void rewind(int turns) {
+        history = Compaction.withoutLastTurns(history, turns);
+    }
+
     private void checkCancelled() {
         if (cancelled) {
             throw new HostException("The turn was cancelled.");

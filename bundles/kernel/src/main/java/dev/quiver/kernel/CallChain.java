@@ -79,6 +79,13 @@ final class CallChain {
     private final Supplier<Map<String, String>> environment;
     private volatile Supplier<Optional<java.nio.file.Path>> stateFolder = Optional::empty;
     private volatile Redactor redactor;
+    private volatile BeforeChange beforeChange = tool -> Optional.empty();
+
+    /** What runs before a call that can change files: a checkpoint; it says when it failed, for the user. */
+    interface BeforeChange {
+        /** @param tool the tool and its access class: {@code bash (execute)} */
+        Optional<String> before(String tool);
+    }
 
     CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
             Modes modes, Duration timeout, AuditLog audit,
@@ -108,6 +115,12 @@ final class CallChain {
     /** Where tools keep the workspace's state across sessions; found when a tool first asks. */
     CallChain withStateFolder(Supplier<Optional<java.nio.file.Path>> folder) {
         this.stateFolder = folder;
+        return this;
+    }
+
+    /** Records the workspace before every call whose tool can write or execute. */
+    CallChain withCheckpoints(BeforeChange hook) {
+        this.beforeChange = hook;
         return this;
     }
 
@@ -374,6 +387,10 @@ final class CallChain {
         Optional<Tool> service = tool.service();
         if (service.isEmpty()) {
             return outcome(tool.name(), Status.ERROR, unloaded(tool.name(), false), started, verdict);
+        }
+        if (tool.access() == Access.WRITE || tool.access() == Access.EXECUTE) {
+            // a failed checkpoint is told, never a reason not to run the call
+            beforeChange.before(tool.name() + " (" + tool.access().id() + ")").ifPresent(listener::notice);
         }
         CallContext context = new CallContext(workspace, settings, environment, sections::put,
                 text -> listener.callOutput(tool.name(), redacted(text)))

@@ -3,6 +3,7 @@ package dev.quiver.kernel;
 import dev.quiver.api.Guard;
 import dev.quiver.api.Workspace;
 import dev.quiver.api.WorkspaceFactory;
+import dev.quiver.api.host.Checkpoint;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.Kernel;
 import dev.quiver.api.host.Session;
@@ -11,7 +12,9 @@ import dev.quiver.api.host.SessionListener;
 import dev.quiver.api.host.SessionSummary;
 import dev.quiver.api.host.TrustPolicy;
 import dev.quiver.api.host.TrustedWorkspace;
+import dev.quiver.api.host.UndoReport;
 import dev.quiver.api.host.WorkspaceTrust;
+import dev.quiver.kernel.checkpoint.Checkpoints;
 import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.langchain4j.ModelProvider;
 import java.io.IOException;
@@ -225,6 +228,28 @@ public class KernelComponent implements Kernel {
                 notify(() -> listener.closed(session.context()));
             }
         }
+    }
+
+    @Override
+    public List<Checkpoint> checkpoints(java.nio.file.Path workspace) {
+        return checkpointsOf(workspace).list();
+    }
+
+    @Override
+    public UndoReport undo(java.nio.file.Path workspace, int turns, boolean force) {
+        return checkpointsOf(workspace).undoNewest(turns, force, "quiver-undo");
+    }
+
+    /** A workspace's checkpoints, without a session: no configuration is read, nothing is started. */
+    private Checkpoints checkpointsOf(java.nio.file.Path root) {
+        Workspace workspace;
+        try {
+            workspace = workspaces.open(root);
+        } catch (IOException e) {
+            throw new HostException("Cannot open workspace " + root + ": " + e.getMessage(), e);
+        }
+        java.nio.file.Path state = SessionStore.fromEnvironment(System.getenv()).stateFolder(workspace.root());
+        return new Checkpoints(workspace, state, Runnable::run);
     }
 
     @Override

@@ -12,7 +12,10 @@ import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.ToolInfo;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
+import dev.quiver.api.host.UndoReport;
 import dev.quiver.api.host.Verdict;
+import dev.quiver.kernel.checkpoint.Checkpoints;
+import dev.quiver.kernel.conversation.Compaction;
 import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.PermissionEngine;
@@ -63,6 +66,11 @@ final class KernelSession implements Session {
     private volatile SessionStore.Recorder recorder;
     private List<ChatMessage> resumed = List.of();
     private AgentLoop loop;
+    private final Checkpoints checkpoints;
+    /** Turns begun in this session, prompts and direct calls alike: the next turn's number is one more. */
+    private int turnsSoFar;
+    /** The numbers of the turns the conversation holds, oldest first: what undo takes back. */
+    private final List<Integer> conversationTurns = new ArrayList<>();
 
     KernelSession(Workspace workspace, SessionOptions options, Config config, ToolRegistry registry,
             Function<String, Optional<ModelProvider>> providers, Supplier<List<Guard>> guards, SessionStore store,
@@ -106,6 +114,8 @@ final class KernelSession implements Session {
             SessionStore.Loaded loaded = store.resume(workspace.root(), options.resume().get(), label);
             this.recorder = loaded.recorder();
             this.resumed = loaded.history();
+            this.turnsSoFar = loaded.prompts();
+            this.conversationTurns.addAll(loaded.turns());
         } else {
             this.recorder = store.create(workspace.root(), label);
         }
@@ -116,7 +126,9 @@ final class KernelSession implements Session {
                 new AuditLog(state, recorder.id()), config::plain, trusted, registry::wasUnloaded,
                 environment::kept);
         Supplier<Optional<Path>> stateFolder = () -> Optional.of(state);
-        chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()));
+        this.checkpoints = new Checkpoints(workspace, state, workers);
+        chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()))
+                .withCheckpoints(checkpoints::beforeCall);
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();
             return config.sharedNotes();
@@ -343,6 +355,8 @@ final class KernelSession implements Session {
         loop = null;
         resumed = List.of();
         recorder = store.create(workspace.root(), model.map(ModelChoice::label).orElse("none"));
+        turnsSoFar = 0;
+        conversationTurns.clear();
         chain.newTurn();
     }
 
@@ -355,7 +369,13 @@ final class KernelSession implements Session {
     public CallOutcome call(String tool, String argumentsJson, TurnListener listener) {
         // the tools and the unloaded names of one moment: a tool swapped meanwhile is still "unloaded"
         ToolRegistry.State now = registry.state();
-        return chain.run(forCallOf(tool, now.tools()), tool, argumentsJson, listener, now::wasUnloaded);
+        // a direct call is a turn of its own: quiver undo takes it back alone
+        checkpoints.beginTurn(id(), ++turnsSoFar, "call", false);
+        try {
+            return chain.run(forCallOf(tool, now.tools()), tool, argumentsJson, listener, now::wasUnloaded);
+        } finally {
+            checkpoints.endTurn().ifPresent(listener::notice);
+        }
     }
 
     @Override
@@ -370,7 +390,47 @@ final class KernelSession implements Session {
                     recorder, resumed, contextTokens, timeout, workers).withNotes(notes);
         }
         chain.newTurn();
-        return loop.send(prompt, listener);
+        int turn = ++turnsSoFar;
+        conversationTurns.add(turn);
+        checkpoints.beginTurn(id(), turn, "prompt", !options.readOnly());
+        try {
+            return loop.send(prompt, listener);
+        } finally {
+            checkpoints.endTurn().ifPresent(listener::notice);
+        }
+    }
+
+    @Override
+    public UndoReport previewUndo(int turns, boolean force) {
+        return checkpoints.undoSession(id(), lastTurns(turns), force, false, turns);
+    }
+
+    @Override
+    public UndoReport undo(int turns, boolean force) {
+        UndoReport report = checkpoints.undoSession(id(), lastTurns(turns), force, true, turns);
+        AgentLoop current = loop;
+        if (current != null) {
+            current.rewind(turns);
+        } else {
+            resumed = Compaction.withoutLastTurns(resumed, turns);
+        }
+        recorder.rewound(turns);
+        conversationTurns.subList(conversationTurns.size() - turns, conversationTurns.size()).clear();
+        return report;
+    }
+
+    /** The numbers of the conversation's last turns. */
+    private List<Integer> lastTurns(int turns) {
+        if (turns < 1) {
+            throw new HostException("Give a number of turns to undo of 1 or more.");
+        }
+        int held = conversationTurns.size();
+        if (turns > held) {
+            throw new HostException(held == 0 ? "This conversation has no turn to undo yet."
+                    : "This conversation holds " + held + " turn" + (held == 1 ? "" : "s") + ", so it cannot undo "
+                            + turns + ". (quiver undo --list shows the turns of every session of this workspace.)");
+        }
+        return List.copyOf(conversationTurns.subList(held - turns, held));
     }
 
     private Duration modelTimeout() {

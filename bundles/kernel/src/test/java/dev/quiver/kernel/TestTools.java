@@ -81,6 +81,41 @@ final class TestTools {
         }
     }
 
+    /**
+     * Runs its {@code command} with {@code sh -c} in the workspace: a real process changing real files.
+     * Its subject is a name, so the kernel's shell guard leaves it to the rules.
+     */
+    static final class Shell implements Tool {
+        final AtomicInteger calls = new AtomicInteger();
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("sh", "Run a command.",
+                    "{\"type\":\"object\",\"properties\":{\"command\":{\"type\":\"string\"}},\"required\":[\"command\"]}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) throws ToolException {
+            return List.of(Subject.name(arguments.string("command")));
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            calls.incrementAndGet();
+            try {
+                Process process = new ProcessBuilder("sh", "-c", arguments.string("command"))
+                        .directory(context.workspace().root().toFile()).redirectErrorStream(true).start();
+                String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                return ToolResult.of("exit " + process.waitFor() + "\n" + output);
+            } catch (java.io.IOException e) {
+                throw new ToolException("sh could not start: " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException("interrupted");
+            }
+        }
+    }
+
     /** Blocks until released or cancelled; reports whether it saw the cancellation. */
     static final class Blocker implements Tool {
         final CountDownLatch entered = new CountDownLatch(1);

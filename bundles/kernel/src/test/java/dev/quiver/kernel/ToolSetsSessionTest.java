@@ -5,24 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.langchain4j.http.client.jdk.JdkHttpClient;
-import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.chat.StreamingChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.quiver.api.Tool;
-import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.TurnListener;
-import dev.quiver.kernel.conversation.SessionStore;
-import dev.quiver.langchain4j.ModelProvider;
-import dev.quiver.langchain4j.ModelSettings;
 import dev.quiver.testing.OpenAiStub;
-import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,10 +36,7 @@ class ToolSetsSessionTest {
     @BeforeEach
     void setUp() throws Exception {
         root = Files.createDirectories(temp.resolve("workspace")).toRealPath();
-        Path home = Files.createDirectories(temp.resolve("home"));
-        environment = Map.of("HOME", home.toString(), "XDG_CONFIG_HOME", home.resolve(".config").toString(),
-                "XDG_DATA_HOME", home.resolve(".local/share").toString(),
-                "XDG_STATE_HOME", home.resolve(".local/state").toString());
+        environment = StubSessions.environment(temp);
         framework = new Framework();
         framework.register(new TestTools.Echo("read_thing"), "read_thing", "read", Tool.SET, "core");
         framework.register(new TestTools.Echo("git_thing"), "git_thing", "read", Tool.SET, "git");
@@ -65,24 +52,7 @@ class ToolSetsSessionTest {
     private KernelSession open(String config, OpenAiStub stub) throws Exception {
         Files.createDirectories(root.resolve(".quiver"));
         Files.writeString(root.resolve(".quiver/config.json"), config);
-        ModelProvider provider = new ModelProvider() {
-            @Override
-            public ChatModel chatModel(ModelSettings settings) {
-                return OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl())
-                        .apiKey("test").modelName(settings.name()).maxRetries(0).build();
-            }
-
-            @Override
-            public StreamingChatModel streamingChatModel(ModelSettings settings) {
-                return null;
-            }
-        };
-        SessionOptions options = new SessionOptions(root, Optional.empty(), false, false, false,
-                Optional.of("openai/test"), Optional.empty(), Optional.empty());
-        return new KernelSession(new WorkspaceFactoryComponent().open(root), options,
-                Config.load(Optional.empty(), root, environment), framework.registry,
-                name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), List::of,
-                SessionStore.fromEnvironment(environment), tool -> false, () -> { });
+        return StubSessions.open(root, environment, framework, stub, false);
     }
 
     private static List<String> requestTools(JsonNode request) {

@@ -330,6 +330,28 @@ final class Jail {
         }
     }
 
+    /**
+     * Makes a link at a name that does not exist yet, creating its folders. Its text is judged as a copy
+     * judges a link it copies: it must lead inside the workspace, and not to a secret under a plain name.
+     */
+    void createLink(Path link, Path target) throws IOException {
+        Path leadsTo = link.toAbsolutePath().normalize().getParent().resolve(target).normalize();
+        if (!leadsTo.startsWith(root)) {
+            throw new FileSystemException(shown(link), null, "a link to " + target + " would lead out of the workspace");
+        }
+        if (Secrets.isSecret(leadsTo.getFileName()) && !Secrets.isSecret(link.getFileName())) {
+            throw new FileSystemException(shown(link), null, "a link to " + target
+                    + ", which holds secrets by its name, is not made under a name that does not");
+        }
+        try (Spot spot = locate(link, false, true, Intent.WRITE);
+                SecureDirectoryStream<Path> rootFolder = openRoot()) {
+            if (spot.attributes() != null) {
+                throw new FileAlreadyExistsException(shown(link));
+            }
+            makeInRoot(rootFolder, spot.folder, spot.name, temporary -> Files.createSymbolicLink(temporary, target));
+        }
+    }
+
     /** Sets a file's permissions (a link's target inside the workspace). */
     void setPermissions(Path file, Set<PosixFilePermission> permissions) throws IOException {
         try (Spot spot = locate(file, true, false, Intent.WRITE)) {

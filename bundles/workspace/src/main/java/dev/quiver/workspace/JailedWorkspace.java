@@ -360,6 +360,11 @@ final class JailedWorkspace implements Workspace {
     }
 
     @Override
+    public void createLink(Path link, Path target) throws IOException {
+        jail.createLink(link, target);
+    }
+
+    @Override
     public void setPermissions(Path file, Set<PosixFilePermission> permissions) throws IOException {
         jail.setPermissions(file, permissions);
     }

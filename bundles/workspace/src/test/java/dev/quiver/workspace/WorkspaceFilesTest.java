@@ -184,6 +184,35 @@ class WorkspaceFilesTest {
     }
 
     @Test
+    void createLinkMakesTheLinkItselfAndItsFolders() throws IOException {
+        Files.writeString(root.resolve("real.txt"), "real");
+        Path link = root.resolve("a/b/link.txt");
+        workspace.createLink(link, Path.of("../../real.txt"));
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals(Path.of("../../real.txt"), Files.readSymbolicLink(link));
+        assertEquals("real", Files.readString(link));
+        IOException again = assertThrows(IOException.class, () -> workspace.createLink(link, Path.of("x")));
+        assertTrue(again instanceof java.nio.file.FileAlreadyExistsException, again.toString());
+    }
+
+    @Test
+    void createLinkRefusesALinkOutOfTheWorkspaceOrToASecretAndMakesNothing() throws IOException {
+        IOException out = assertThrows(IOException.class,
+                () -> workspace.createLink(root.resolve("sub/out"), Path.of("../../elsewhere")));
+        assertTrue(out.getMessage().contains("would lead out of the workspace"), out.getMessage());
+        IOException absolute = assertThrows(IOException.class,
+                () -> workspace.createLink(root.resolve("etc"), Path.of("/etc/passwd")));
+        assertTrue(absolute.getMessage().contains("would lead out of the workspace"), absolute.getMessage());
+        IOException secret = assertThrows(IOException.class,
+                () -> workspace.createLink(root.resolve("config.txt"), Path.of(".env")));
+        assertTrue(secret.getMessage().contains("holds secrets by its name"), secret.getMessage());
+        IOException protectedFolder = assertThrows(IOException.class,
+                () -> workspace.createLink(root.resolve(".git/hooks/pre-commit"), Path.of("../../x")));
+        assertTrue(protectedFolder.getMessage().contains(".git folder"), protectedFolder.getMessage());
+        assertEquals(List.of(), names(root));
+    }
+
+    @Test
     void writeStoresTheExactBytes() throws IOException {
         byte[] bytes = new byte[256];
         for (int i = 0; i < bytes.length; i++) {

@@ -43,4 +43,23 @@ public interface Kernel {
 
     /** The workspaces the user trusts. */
     java.util.List<TrustedWorkspace> trustedWorkspaces();
+
+    /**
+     * The workspace's turns whose changes can be undone, newest first, of every session. Starts no
+     * model and reads no configuration.
+     *
+     * @throws HostException when the workspace cannot be opened or its checkpoints are damaged
+     * @since 1.2
+     */
+    java.util.List<Checkpoint> checkpoints(java.nio.file.Path workspace);
+
+    /**
+     * Undoes the workspace's newest {@code turns} turns (those numbered 1 to {@code turns} by
+     * {@link #checkpoints}), as {@link Session#undo} does, without a session: no conversation is
+     * rewound, and the report says which stored sessions still hold those turns.
+     *
+     * @throws HostException when there are fewer turns, or the checkpoints are missing or damaged
+     * @since 1.2
+     */
+    UndoReport undo(java.nio.file.Path workspace, int turns, boolean force);
 }

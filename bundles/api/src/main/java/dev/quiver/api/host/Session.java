@@ -91,6 +91,27 @@ public interface Session extends AutoCloseable {
     /** Forgets the conversation: the next prompt starts a new stored session. */
     void clear();
 
+    /**
+     * What undoing this session's last {@code turns} turns would do, changing nothing: the files they
+     * changed and whether each would be restored, and what no undo brings back.
+     *
+     * @param force restore files changed since by someone else too (they are skipped otherwise)
+     * @throws HostException when the session has fewer turns, or its checkpoints are missing or damaged
+     * @since 1.2
+     */
+    UndoReport previewUndo(int turns, boolean force);
+
+    /**
+     * Undoes this session's last {@code turns} turns: restores the files any tool or command changed,
+     * created or deleted in them as they were before (a file changed since by someone else is skipped
+     * and named, unless {@code force}), and rewinds the conversation by as many turns. Checks every
+     * stored file it needs before changing any; a damaged store changes nothing.
+     *
+     * @throws HostException when the session has fewer turns, or its checkpoints are missing or damaged
+     * @since 1.2
+     */
+    UndoReport undo(int turns, boolean force);
+
     /** Ends the session: cancels running calls. */
     @Override
     void close();

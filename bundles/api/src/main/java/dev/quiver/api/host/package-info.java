@@ -5,9 +5,14 @@
  * <p>A front end gets the {@link dev.quiver.api.host.Kernel} service, opens a
  * {@link dev.quiver.api.host.Session} for a workspace, and then lists tools, checks or runs single
  * calls through the full permission chain, or sends prompts to the agent loop.
+ *
+ * <p>1.1 added workspace trust ({@code Kernel.workspaceTrust}, {@code trust}, {@code revokeTrust},
+ * {@code trustedWorkspaces}); 1.2 checkpoints and undo ({@link dev.quiver.api.host.Checkpoint},
+ * {@link dev.quiver.api.host.UndoReport}, {@code Session.previewUndo} and {@code undo},
+ * {@code Kernel.checkpoints} and {@code undo}).
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.quiver.api.host;
 
 import org.osgi.annotation.bundle.Export;

@@ -7,6 +7,7 @@ import dev.quiver.api.host.Kernel;
 import dev.quiver.api.host.Platform;
 import dev.quiver.api.host.Session;
 import dev.quiver.api.host.SessionSummary;
+import dev.quiver.cli.UndoText;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -45,6 +46,8 @@ public final class Commands {
             new Command("remove", "NAME", "remove a bundle installed from a catalogue"),
             new Command("model", "[PROVIDER/NAME]", "show the model, or switch it for the following turns"),
             new Command("compact", "", "compact the conversation now"),
+            new Command("undo", "[N] [--force]", "restore the files the last N turns (default 1) changed, and rewind "
+                    + "the conversation by as many; asks first"),
             new Command("clear", "", "forget the conversation; the next prompt starts a new session"),
             new Command("sessions", "", "the workspace's stored sessions (quiver --resume ID continues one)"),
             new Command("help", "", "keys and commands"),
@@ -63,13 +66,15 @@ public final class Commands {
     private final Session session;
     private final Services services;
     private final Sink sink;
+    private final Approver approver;
     private final Runnable exit;
 
-    public Commands(Kernel kernel, Session session, Services services, Sink sink, Runnable exit) {
+    public Commands(Kernel kernel, Session session, Services services, Sink sink, Approver approver, Runnable exit) {
         this.kernel = kernel;
         this.session = session;
         this.services = services;
         this.sink = sink;
+        this.approver = approver;
         this.exit = exit;
     }
 
@@ -100,6 +105,7 @@ public final class Commands {
                     sink.notice("conversation cleared; the next prompt starts session " + session.id());
                 }
                 case "sessions" -> sessions();
+                case "undo" -> undo(command.argument());
                 case "help" -> help();
                 case "exit", "quit" -> exit.run();
                 default -> sink.error("unknown command /" + command.name() + "; /help lists them");
@@ -195,6 +201,28 @@ public final class Commands {
         }
         session.switchModel(argument);
         sink.notice("model " + session.model().orElse(argument) + " from the next turn on");
+    }
+
+    /** Shows what undoing would restore, asks, then undoes and shows what it did. */
+    private void undo(String argument) {
+        int turns = 1;
+        boolean force = false;
+        for (String word : argument.split("\\s+")) {
+            if (word.equals("--force")) {
+                force = true;
+            } else if (word.matches("[1-9][0-9]{0,3}")) {
+                turns = Integer.parseInt(word);
+            } else if (!word.isEmpty()) {
+                sink.error("usage: /undo [N] [--force] (N turns, 1 by default)");
+                return;
+            }
+        }
+        lines(UndoText.lines(session.previewUndo(turns, force)));
+        if (!approver.confirm("Undo " + (turns == 1 ? "the last turn" : "the last " + turns + " turns") + "?")) {
+            sink.notice("nothing was undone");
+            return;
+        }
+        lines(UndoText.lines(session.undo(turns, force)));
     }
 
     private void sessions() {

@@ -98,7 +98,7 @@ public final class JLineFrontEnd implements Approver {
     private List<AttributedString> refreshLines;
     private String refreshPrompt;
 
-    /** An approval the input line is answering. */
+    /** An approval, or a yes-or-no question ({@code request} null), the input line is answering. */
     private static final class Pending {
         final ApprovalRequest request;
         final CompletableFuture<Approval> answer = new CompletableFuture<>();
@@ -185,7 +185,7 @@ public final class JLineFrontEnd implements Approver {
 
     private int readLines() {
         reader = buildReader();
-        Commands commands = new Commands(launch.kernel(), session, launch.services(), sink, this::requestExit);
+        Commands commands = new Commands(launch.kernel(), session, launch.services(), sink, this, this::requestExit);
         conversation = new Conversation(session, commands, sink, live, launch.services(), this, color);
         offered = names(session.tools());
         AutoCloseable watch = session.onToolsChanged(() -> toolsChanged.set(true));
@@ -330,6 +330,10 @@ public final class JLineFrontEnd implements Approver {
 
     private void answer(Pending pending, String text) {
         Buffer buffer = reader.getBuffer();
+        if (pending.request == null) {
+            finish(pending, ApprovalPrompt.yes(text) ? Approval.once() : Approval.deny(""));
+            return;
+        }
         if (pending.instead) {
             finish(pending, Approval.deny(text.strip()));
             return;
@@ -421,6 +425,17 @@ public final class JLineFrontEnd implements Approver {
     // ---- approvals (on the turn's thread) ----
 
     @Override
+    public boolean confirm(String question) {
+        if (exiting.get()) {
+            return false;
+        }
+        sink.line(new AttributedString("? " + question, LiveArea.QUESTION));
+        Approval answer = await(new Pending(null), "y yes | n no");
+        sink.line(new AttributedString("  → " + (answer.choice() == Approval.Choice.ONCE ? "yes" : "no"), Markdown.FAINT));
+        return answer.choice() == Approval.Choice.ONCE;
+    }
+
+    @Override
     public Approval approve(ApprovalRequest request) {
         if (exiting.get()) {
             return Approval.deny("");
@@ -434,9 +449,15 @@ public final class JLineFrontEnd implements Approver {
             sink.line(new AttributedString("    " + Printable.visible(line), AttributedStyle.BOLD));
         }
         sink.line(new AttributedString("  " + Printable.line(request.verdict().reason()), Markdown.FAINT));
-        Pending pending = new Pending(request);
+        Approval answer = await(new Pending(request), ApprovalPrompt.choices(request));
+        sink.line(new AttributedString("  → " + ApprovalPrompt.outcome(answer, request), Markdown.FAINT));
+        return answer;
+    }
+
+    /** Shows the choices in the live area and waits for the input line to answer; stashes what was typed. */
+    private Approval await(Pending pending, String choices) {
         approval = pending;
-        live.question(ApprovalPrompt.choices(request));
+        live.question(choices);
         try {
             reader.callWidget("quiver-stash");
         } catch (IllegalStateException notReading) {
@@ -455,7 +476,6 @@ public final class JLineFrontEnd implements Approver {
             approval = null;
             live.question(null);
         }
-        sink.line(new AttributedString("  → " + ApprovalPrompt.outcome(answer, request), Markdown.FAINT));
         return answer;
     }
 

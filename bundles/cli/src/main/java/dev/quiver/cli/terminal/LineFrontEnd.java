@@ -65,7 +65,7 @@ public final class LineFrontEnd implements Approver {
                 return 1;
             }
             out.println("Type a request, or /exit to quit.");
-            Commands commands = new Commands(launch.kernel(), session, launch.services(), sink, () -> exit = true);
+            Commands commands = new Commands(launch.kernel(), session, launch.services(), sink, this, () -> exit = true);
             while (!exit) {
                 out.print("> ");
                 out.flush();
@@ -99,6 +99,15 @@ public final class LineFrontEnd implements Approver {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    @Override
+    public boolean confirm(String question) {
+        synchronized (out) {
+            out.print(question + " [y/N]: ");
+            out.flush();
+        }
+        return ApprovalPrompt.yes(read());
     }
 
     @Override

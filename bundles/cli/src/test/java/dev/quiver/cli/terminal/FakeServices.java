@@ -184,6 +184,11 @@ final class FakeServices implements Services {
             }
 
             @Override
+            public void createLink(Path link, Path target) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public void setPermissions(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions) {
                 throw new UnsupportedOperationException();
             }

@@ -10,6 +10,7 @@ import dev.quiver.api.host.SessionSummary;
 import dev.quiver.api.host.ToolInfo;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
+import dev.quiver.api.host.UndoReport;
 import dev.quiver.api.host.Usage;
 import dev.quiver.api.host.Verdict;
 import java.nio.file.Path;
@@ -173,6 +174,22 @@ final class FakeSession implements Session {
     public void clear() {
     }
 
+    /** What the undo of the test would restore; each undo records how many turns it was asked for. */
+    volatile UndoReport undoReport = new UndoReport(List.of(), List.of(), List.of(), false, 1);
+    final List<Integer> undone = new CopyOnWriteArrayList<>();
+
+    @Override
+    public UndoReport previewUndo(int turns, boolean force) {
+        return undoReport;
+    }
+
+    @Override
+    public UndoReport undo(int turns, boolean force) {
+        undone.add(turns);
+        UndoReport report = undoReport;
+        return new UndoReport(report.turns(), report.changes(), report.notes(), true, turns);
+    }
+
     @Override
     public void close() {
         closed = true;
@@ -208,6 +225,16 @@ final class FakeSession implements Session {
             @Override
             public boolean revokeTrust(Path workspace) {
                 return trusted.remove(workspace);
+            }
+
+            @Override
+            public List<dev.quiver.api.host.Checkpoint> checkpoints(Path workspace) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public UndoReport undo(Path workspace, int turns, boolean force) {
+                throw new UnsupportedOperationException();
             }
 
             @Override

@@ -9,6 +9,7 @@ import dev.quiver.api.host.ApprovalRequest;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.Decision;
 import dev.quiver.api.host.SessionOptions;
+import dev.quiver.api.host.UndoReport;
 import dev.quiver.api.host.Verdict;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -64,6 +65,30 @@ class LineFrontEndTest {
         assertTrue(output.contains("· bash  make\n  ▏ building\n✓ bash  make"), output);
         assertTrue(output.contains("Done\nall good\n"), output);
         assertTrue(output.contains("8 offered this turn of 9 registered"), output);
+    }
+
+    @Test
+    void undoShowsWhatItWillRestoreAndAsksFirst() {
+        FakeSession session = new FakeSession(dir);
+        session.undoReport = new UndoReport(List.of(), List.of(
+                new UndoReport.Change("src/Main.java", UndoReport.Kind.DELETED, Optional.empty()),
+                new UndoReport.Change("notes.txt", UndoReport.Kind.MODIFIED,
+                        Optional.of("it changed after turn 2 of session s-test ended"))),
+                List.of("These turns ran commands (bash)."), false, 2);
+        String output = run(session, "/undo 2\nn\n/undo 2\ny\n/undo two\n/exit\n");
+        assertEquals(List.of(2), session.undone, "the first answer was no");
+        assertTrue(output.contains("Will restore 1 file that the last 2 turns changed:\n"
+                + "  deleted → recreated  src/Main.java\n"
+                + "Not restored:\n"
+                + "  notes.txt (modified): it changed after turn 2 of session s-test ended\n"
+                + "Will rewind the conversation by 2 turns.\n"
+                + "Not undone:\n"
+                + "  These turns ran commands (bash).\n"
+                + "Undo the last 2 turns? [y/N]: "), output);
+        assertTrue(output.contains("· nothing was undone"), output);
+        assertTrue(output.contains("Restored 1 file that the last 2 turns changed:"), output);
+        assertTrue(output.contains("Rewound the conversation by 2 turns."), output);
+        assertTrue(output.contains("error: usage: /undo [N] [--force]"), output);
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.Decision;
 import dev.quiver.api.host.Platform;
 import dev.quiver.api.host.TurnListener;
+import dev.quiver.api.host.UndoReport;
 import dev.quiver.api.host.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,6 +98,27 @@ class TerminalKeysTest {
             screen = t.await("Answered.");
             assertTrue(screen.contains("  → allowed once"), screen);
             assertTrue(screen.contains("✓ bash  git status --porcelain"), screen);
+        }
+    }
+
+    @Test
+    void undoShowsTheFilesAsksAndUndoesOnlyOnYes() throws Exception {
+        FakeSession session = new FakeSession(dir);
+        session.undoReport = new UndoReport(List.of(), List.of(new UndoReport.Change("src/Main.java",
+                UndoReport.Kind.DELETED, Optional.empty())), List.of(), false, 1);
+        try (TerminalHarness t = start(session)) {
+            t.type("/undo\r");
+            String screen = t.await("y yes | n no");
+            assertTrue(screen.contains("  deleted → recreated  src/Main.java\n"), screen);
+            assertTrue(screen.contains("? Undo the last turn?"), screen);
+            t.type("n\r");
+            t.await("· nothing was undone");
+            assertEquals(List.of(), session.undone);
+            t.type("/undo\r");
+            t.await("y yes | n no");
+            t.type("yes\r");
+            t.await("Rewound the conversation by 1 turn.");
+            assertEquals(List.of(1), session.undone);
         }
     }
 

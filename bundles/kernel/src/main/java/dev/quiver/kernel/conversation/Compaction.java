@@ -133,6 +133,21 @@ public final class Compaction {
         return -1;
     }
 
+    /**
+     * The history without its last {@code turns} turns, each a user prompt and every message answering
+     * it (an undo rewinds the conversation with the files); all of it when it holds fewer.
+     */
+    public static List<ChatMessage> withoutLastTurns(List<ChatMessage> history, int turns) {
+        int cut = history.size();
+        for (int found = 0; found < turns && cut > 0; found++) {
+            cut = lastUserIndex(history.subList(0, cut));
+            if (cut < 0) {
+                cut = 0;
+            }
+        }
+        return new ArrayList<>(history.subList(0, cut));
+    }
+
     private static int nextUserIndex(List<ChatMessage> messages, int after) {
         for (int i = after + 1; i < messages.size(); i++) {
             if (messages.get(i) instanceof UserMessage) {

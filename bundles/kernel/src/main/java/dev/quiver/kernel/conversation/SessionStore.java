@@ -43,7 +43,8 @@ import java.util.stream.Stream;
  *
  * <p>Events: {@code session} (first line: id, workspace, model, time), {@code user},
  * {@code assistant} (text and tool calls), {@code tool} (call id, tool, status, decision, by,
- * output), {@code usage}, {@code compacted}.
+ * output), {@code usage}, {@code compacted}, {@code rewound} (turns: how many of the last turns an undo took
+ * back).
  */
 public final class SessionStore {
 
@@ -92,8 +93,14 @@ public final class SessionStore {
         return new Recorder(() -> folder(workspace).resolve(id + ".jsonl"), id, workspace, model, false);
     }
 
-    /** A stored session, read back. */
-    public record Loaded(Recorder recorder, List<ChatMessage> history) {
+    /**
+     * A stored session, read back.
+     *
+     * @param turns the numbers of the turns its history holds (the n-th prompt ever sent is turn n),
+     *     oldest first: what an undo of the session's last turns undoes
+     * @param prompts how many prompts it was ever sent, rewound ones included; the next turn is one more
+     */
+    public record Loaded(Recorder recorder, List<ChatMessage> history, List<Integer> turns, int prompts) {
     }
 
     /**
@@ -122,7 +129,9 @@ public final class SessionStore {
             chosen = matching.get(0);
         }
         String id = chosen.getFileName().toString().replaceFirst("\\.jsonl$", "");
-        return new Loaded(new Recorder(() -> chosen, id, workspace, model, true), Compaction.repairPairs(read(chosen)));
+        Replayed replayed = read(chosen);
+        return new Loaded(new Recorder(() -> chosen, id, workspace, model, true),
+                Compaction.repairPairs(replayed.history()), replayed.turns(), replayed.prompts());
     }
 
     /** The id of the workspace's newest session (for tests and tools that show it). */
@@ -195,11 +204,25 @@ public final class SessionStore {
         return events;
     }
 
-    private static List<ChatMessage> read(Path file) {
+    /** A session file replayed: its history, the numbers of the turns it holds, and how many prompts it was sent. */
+    private record Replayed(List<ChatMessage> history, List<Integer> turns, int prompts) {
+    }
+
+    private static Replayed read(Path file) {
         List<ChatMessage> history = new ArrayList<>();
+        List<Integer> turns = new ArrayList<>();
+        int prompts = 0;
         for (JsonNode event : events(file)) {
             switch (event.path("type").asText()) {
-                case "user" -> history.add(UserMessage.from(event.path("text").asText()));
+                case "user" -> {
+                    history.add(UserMessage.from(event.path("text").asText()));
+                    turns.add(++prompts);
+                }
+                case "rewound" -> {
+                    int rewound = Math.min(turns.size(), Math.max(0, event.path("turns").asInt()));
+                    history = Compaction.withoutLastTurns(history, rewound);
+                    turns.subList(turns.size() - rewound, turns.size()).clear();
+                }
                 case "assistant" -> {
                     List<ToolExecutionRequest> requests = new ArrayList<>();
                     for (JsonNode call : event.path("calls")) {
@@ -224,7 +247,7 @@ public final class SessionStore {
                 }
             }
         }
-        return history;
+        return new Replayed(history, turns, prompts);
     }
 
     private static String shorten(String text) {
@@ -297,6 +320,13 @@ public final class SessionStore {
             event.put("input", usage.inputTokens());
             event.put("output", usage.outputTokens());
             usage.costUsd().ifPresent(cost -> event.put("cost_usd", cost));
+            append(event);
+        }
+
+        /** The last {@code turns} turns were undone: reading the session back leaves them out. */
+        public void rewound(int turns) {
+            ObjectNode event = event("rewound");
+            event.put("turns", turns);
             append(event);
         }
 

@@ -44,6 +44,27 @@ class SessionStoreTest {
     }
 
     @Test
+    void aRewoundTurnIsLeftOutWhenTheSessionIsReadBackAndTurnNumbersAreNeverReused() throws Exception {
+        SessionStore store = new SessionStore(temp.resolve("sessions"));
+        Path workspace = Files.createDirectories(temp.resolve("ws"));
+        SessionStore.Recorder recorder = recordOne(store, workspace, "first");
+        recorder.user("second");
+        recorder.assistant(AiMessage.from("done second"));
+        recorder.user("third");
+        recorder.assistant(AiMessage.from("done third"));
+        recorder.rewound(2);
+        recorder.user("fourth");
+        recorder.assistant(AiMessage.from("done fourth"));
+        SessionStore.Loaded loaded = store.resume(workspace, recorder.id(), "openai/test");
+        List<String> prompts = loaded.history().stream().filter(UserMessage.class::isInstance)
+                .map(message -> ((UserMessage) message).singleText()).toList();
+        assertEquals(List.of("first", "fourth"), prompts);
+        assertEquals(List.of(1, 4), loaded.turns(), "each prompt keeps the number it was sent with");
+        assertEquals(4, loaded.prompts());
+        assertEquals("done fourth", ((AiMessage) loaded.history().get(loaded.history().size() - 1)).text());
+    }
+
+    @Test
     void everyEventIsOnDiskAsItHappensAndResumingRebuildsTheHistory() throws Exception {
         SessionStore store = new SessionStore(temp.resolve("sessions"));
         Path workspace = Files.createDirectories(temp.resolve("ws"));
