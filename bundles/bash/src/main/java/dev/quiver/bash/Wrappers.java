@@ -96,12 +96,10 @@ final class Wrappers {
     private static final Getopt SCRIPT = Getopt.closed("a|append B|log-io= c|command= e|return E|echo= f|flush "
             + "I|log-in= O|log-out= o|output-limit= q|quiet m|logging-format= T|log-timing= t|timing=? V|version "
             + "h|help force");
-    private static final Getopt SU = Getopt.closed("c|command= f|fast g|group= G|supp-group= l|login m "
-            + "p|preserve-environment P|pty T|no-pty s|shell= h|help V|version w|whitelist-environment= "
-            + "session-command=");
-    private static final Getopt RUNUSER = Getopt.closed("c|command= f|fast g|group= G|supp-group= l|login m "
-            + "p|preserve-environment P|pty T|no-pty s|shell= u|user= h|help V|version w|whitelist-environment= "
-            + "session-command=");
+    private static final String SU_TABLE = "c|command= f|fast g|group= G|supp-group= l|login m p|preserve-environment "
+            + "P|pty T|no-pty s|shell= h|help V|version w|whitelist-environment= session-command=";
+    private static final Getopt SU = Getopt.closed(SU_TABLE);
+    private static final Getopt RUNUSER = Getopt.closed(SU_TABLE + " u|user=");
     private static final Getopt WATCH = Getopt.closed("+b|beep C|no-color c|color e|errexit f|follow d|differences=? "
             + "g|chgexit h|help q|equexit= n|interval= p|precise r|no-rerun s|shotsdir= t|no-title w|no-wrap "
             + "v|version x|exec");
