@@ -138,7 +138,7 @@ public final class CommandGuard {
         }
         Structure.CommandList list = ShellParser.commandList(parsed);
         for (Structure.Pipeline p : list.structure.pipelines) {
-            why = pipeline(list, p, line, depth);
+            why = pipeline(list, p);
             if (why != null) {
                 return why;
             }
@@ -740,17 +740,6 @@ public final class CommandGuard {
                 return refuse(c, "it runs code straight from a download");
             }
         }
-        if (Expander.SHELLS.contains(base) && m.code() == Programs.Code.STDIN && depth < MAX_DEPTH) {
-            for (Redirect r : c.redirects()) {
-                if (r.feedsData() && r.target().literal()) {
-                    String why = check(ShellParser.parse(r.target().value()), line.where(),
-                            m.folders(line.where()), depth + 1);
-                    if (why != null) {
-                        return why;
-                    }
-                }
-            }
-        }
         return null;
     }
 
@@ -773,7 +762,7 @@ public final class CommandGuard {
 
     // ---- pipelines
 
-    private static String pipeline(Structure.CommandList list, Structure.Pipeline p, Line line, int depth) {
+    private static String pipeline(Structure.CommandList list, Structure.Pipeline p) {
         List<Structure.Stage> stages = p.stages();
         for (int s = 1; s < stages.size(); s++) {
             if (!hasSqlClient(list, stages.get(s))) {
@@ -802,21 +791,6 @@ public final class CommandGuard {
                     download = k;
                 }
             }
-            if (s + 1 < stages.size() && depth < MAX_DEPTH) {
-                String echoed = echoed(list, stage);
-                Structure.Stage next = stages.get(s + 1);
-                if (echoed != null && next.end() > next.start() && next.start() < list.size()
-                        && Expander.SHELLS.contains(list.get(next.start()).baseName())
-                        && executesStdin(list.get(next.start()))) {
-                    // the shell the text is piped to runs where that stage runs
-                    List<Path> folders = next.start() < line.models().size()
-                            ? line.models().get(next.start()).folders(line.where()) : null;
-                    String why = check(ShellParser.parse(echoed), line.where(), folders, depth + 1);
-                    if (why != null) {
-                        return why;
-                    }
-                }
-            }
         }
         return null;
     }
@@ -829,57 +803,6 @@ public final class CommandGuard {
             }
         }
         return false;
-    }
-
-    /**
-     * The text a stage made of one {@code echo}/{@code printf} of literal words prints, or of one
-     * {@code cat} of a literal here-document or here-string.
-     */
-    private static String echoed(Structure.CommandList list, Structure.Stage stage) {
-        if (stage.end() - stage.start() != 1 || stage.start() >= list.size()) {
-            return null;
-        }
-        SimpleCommand c = list.get(stage.start());
-        if (c.name().literal() && c.baseName().equals("cat") && c.args().isEmpty()) {
-            for (Redirect r : c.redirects()) {
-                if (r.feedsData() && r.target().literal()) {
-                    return r.target().value();
-                }
-            }
-            return null;
-        }
-        if (!c.name().literal() || !(c.baseName().equals("echo") || c.baseName().equals("printf"))) {
-            return null;
-        }
-        List<String> words = new ArrayList<>();
-        for (Word a : c.args()) {
-            if (!a.literal()) {
-                return null;
-            }
-            if (!(words.isEmpty() && a.value().startsWith("-"))) {
-                words.add(a.value());
-            }
-        }
-        if (c.baseName().equals("printf") && !words.isEmpty()) {
-            // the format with each %s or %b replaced by the next argument
-            StringBuilder b = new StringBuilder();
-            String format = words.get(0);
-            int next = 1;
-            for (int i = 0; i < format.length(); i++) {
-                char ch = format.charAt(i);
-                if (ch == '%' && i + 1 < format.length() && (format.charAt(i + 1) == 's' || format.charAt(i + 1) == 'b')) {
-                    b.append(next < words.size() ? words.get(next++) : "");
-                    i++;
-                } else {
-                    b.append(ch);
-                }
-            }
-            while (next < words.size()) {
-                b.append(' ').append(words.get(next++));
-            }
-            return b.toString().replace("\\n", "\n");
-        }
-        return String.join(" ", words).replace("\\n", "\n");
     }
 
     /** True when the command runs its standard input as code ({@code sh}, {@code bash -s}, {@code python3 -}). */

@@ -578,7 +578,7 @@ public final class CommandModel {
         }
 
         /** The words of a command as rules see them: long options by their full names. */
-        static List<String> canonical(OptionSpec spec, List<Word> args) {
+        static List<String> canonical(Getopt spec, List<Word> args) {
             List<String> out = new ArrayList<>();
             boolean dashes = false;
             for (Word w : args) {

@@ -18,7 +18,7 @@ import java.util.Set;
 final class Git {
 
     /** git's own options before the subcommand: exact names only, as git.c compares them. */
-    private static final OptionSpec GLOBAL = OptionSpec.strict("C= c= config-env= exec-path=? git-dir= work-tree= "
+    private static final Getopt GLOBAL = Getopt.strict("C= c= config-env= exec-path=? git-dir= work-tree= "
             + "namespace= super-prefix= p|paginate P|no-pager no-replace-objects bare literal-pathspecs glob-pathspecs "
             + "noglob-pathspecs icase-pathspecs no-optional-locks no-lazy-fetch no-advice list-cmds= attr-source= "
             + "html-path man-path info-path v|version h|help");
@@ -30,7 +30,7 @@ final class Git {
 
     private static Programs.Program program(Layout layout, boolean guarded, String options, Set<String> reads,
             Set<String> writes) {
-        return new Programs.Program(OptionSpec.git(options), layout, reads, writes, guarded);
+        return new Programs.Program(Getopt.git(options), layout, reads, writes, guarded);
     }
 
     private static final Programs.Program UNKNOWN = program(Layout.READS, false, "");
@@ -221,7 +221,7 @@ final class Git {
         List<Word> words = args;
         List<String[]> settings = new ArrayList<>();
         for (int depth = 0; depth <= GitConfig.MAX_DEPTH; depth++) {
-            OptionSpec.Read globals = GLOBAL.read(words, 0);
+            Getopt.Read globals = GLOBAL.read(words, 0);
             if (!globals.computed().isEmpty()) {
                 b.unjudgeable("git's options hold a computed word (" + ShellText.abbreviate(globals.computed().get(0).value(),
                         40) + "), which could define an alias or choose the subcommand");
@@ -360,7 +360,7 @@ final class Git {
 
     private static void subcommand(CommandModel.Builder b, String name, List<Word> after) {
         Programs.Program p = SUBCOMMANDS.getOrDefault(name, UNKNOWN);
-        OptionSpec.Read read = p.options().read(after, 0);
+        Getopt.Read read = p.options().read(after, 0);
         b.subcommand(name);
         b.options(read.options());
         b.operands(read.operands());

@@ -54,16 +54,16 @@ final class Programs {
      * @param guarded whether an option changes what the program destroys, so that a computed word
      *     where an option could stand leaves it unjudgeable
      */
-    record Program(OptionSpec options, Layout layout, Set<String> readValues, Set<String> writeValues, boolean guarded) {
+    record Program(Getopt options, Layout layout, Set<String> readValues, Set<String> writeValues, boolean guarded) {
     }
 
     /** A GNU-style program (git's subcommands read their options the same way). */
     static Program program(Layout layout, boolean guarded, String options) {
-        return new Program(OptionSpec.gnu(options), layout, Set.of(), Set.of(), guarded);
+        return new Program(Getopt.gnu(options), layout, Set.of(), Set.of(), guarded);
     }
 
     static Program program(Layout layout, boolean guarded, String options, Set<String> reads, Set<String> writes) {
-        return new Program(OptionSpec.gnu(options), layout, reads, writes, guarded);
+        return new Program(Getopt.gnu(options), layout, reads, writes, guarded);
     }
 
     private static final String CP_OPTIONS = "a|archive attributes-only b backup=? copy-contents d debug f|force "
@@ -249,7 +249,7 @@ final class Programs {
                 }
             }
         }
-        OptionSpec.Read read = p.options().read(words, 0);
+        Getopt.Read read = p.options().read(words, 0);
         b.options(read.options());
         List<Word> operands = new ArrayList<>(mode);
         operands.addAll(read.operands());

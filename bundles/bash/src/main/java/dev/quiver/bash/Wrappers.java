@@ -57,83 +57,80 @@ final class Wrappers {
         Read read(List<Word> words);
     }
 
-    private static final Getopt SUDO = new Getopt("+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv",
-            "background=b preserve-env=E:: edit=e set-home=H login=i remove-timestamp=K list=l preserve-groups=P "
-            + "shell=s other-user=U: validate=v askpass=A auth-type=a: bell=B close-from=C: login-class=c: chdir=D: "
-            + "group=g: help=h host: reset-timestamp=k no-update=N non-interactive=n prompt=p: chroot=R: role=r: "
-            + "stdin=S command-timeout=T: type=t: user=u: version=V");
-    private static final Getopt DOAS = new Getopt("+a:C:Lnsu:", "");
-    private static final Getopt PKEXEC = new Getopt("+u:", "user=u: help version disable-internal-agent keep-cwd");
-    private static final Getopt ENV = new Getopt("+C:iS:u:v0", "ignore-environment=i null=0 unset=u: chdir=C: "
-            + "default-signal:: ignore-signal:: block-signal:: list-signal-handling debug=v split-string=S: help version");
-    private static final Getopt NICE = new Getopt("+n:", "adjustment=n: help version");
-    private static final Getopt NOHUP = new Getopt("+", "help version");
-    private static final Getopt TIMEOUT = new Getopt("+fk:ps:v",
-            "foreground=f kill-after=k: preserve-status=p signal=s: verbose=v help version");
-    private static final Getopt TIME = new Getopt("+af:o:pqvV",
-            "append=a format=f: help output=o: portability=p quiet=q verbose=v version=V");
-    private static final Getopt STDBUF = new Getopt("+i:o:e:", "input=i: output=o: error=e: help version");
-    private static final Getopt IONICE = new Getopt("+c:n:p:P:t:u:hV",
-            "class=c: classdata=n: pid=p: pgid=P: ignore=t uid=u: help=h version=V");
-    private static final Getopt COMMAND = new Getopt("+pvV", "");
-    private static final Getopt BUILTIN = new Getopt("+", "");
-    private static final Getopt EXEC = new Getopt("+cla:", "");
-    private static final Getopt XARGS = new Getopt("+0a:E:e::i::I:l::L:n:oprs:txP:d:",
-            "null=0 arg-file=a: delimiter=d: eof=e:: replace=i:: max-lines=l:: max-args=n: max-procs=P: open-tty=o "
-            + "interactive=p no-run-if-empty=r max-chars=s: verbose=t show-limits exit=x process-slot-var: help version");
-    private static final Getopt FLOCK = new Getopt("+sexnoFuw:E:hV",
-            "shared=s exclusive=x unlock=u nonblocking=n nb=n timeout=w: wait=w: conflict-exit-code=E: close=o "
-            + "no-fork=F verbose fcntl start: length: help=h version=V");
-    private static final Getopt SETSID = new Getopt("+cfwhV", "ctty=c fork=f wait=w help=h version=V");
-    private static final Getopt TASKSET = new Getopt("+apchV", "all-tasks=a pid=p cpu-list=c help=h version=V");
-    private static final Getopt CHRT = new Getopt("+abdD:efiphmoP:T:rRvV",
-            "all-tasks=a batch=b deadline=d ext=e fifo=f idle=i pid=p help=h max=m other=o rr=r sched-runtime=T: "
-            + "sched-period=P: sched-deadline=D: reset-on-fork=R verbose=v version=V");
-    private static final Getopt UNSHARE = new Getopt("+fhVmuinpCTUrR:w:S:G:cl:",
-            "mount=m:: uts=u:: ipc=i:: net=n:: pid=p:: user=U:: cgroup=C:: time=T:: fork=f kill-child:: mount-proc:: "
-            + "mount-binfmt:: map-user: map-users: map-group: map-groups: map-root-user=r map-current-user=c map-auto "
-            + "map-subids propagation: setgroups: keep-caps setuid=S: setgid=G: root=R: wd=w: monotonic: boottime: "
-            + "load-interp=l: help=h version=V");
-    private static final Getopt CHROOT = new Getopt("+", "groups: userspec: skip-chdir help version");
-    private static final Getopt SCRIPT = new Getopt("aB:c:eE:fI:O:o:qm:T:t::Vh",
-            "append=a command=c: echo=E: return=e flush=f force log-in=I: log-out=O: log-io=B: log-timing=T: "
-            + "logging-format=m: output-limit=o: quiet=q timing=t:: help=h version=V");
-    private static final String SU_LONG = "command=c: session-command=C: fast=f login=l preserve-environment=p pty=P "
-            + "no-pty=T shell=s: group=g: supp-group=G: whitelist-environment=w: help=h version=V";
-    private static final Getopt SU = new Getopt("c:fg:G:lmpPTs:hVw:", SU_LONG);
-    private static final Getopt RUNUSER = new Getopt("c:fg:G:lmpPTs:u:hVw:", SU_LONG + " user=u:");
-    private static final Getopt WATCH = new Getopt("+bCcefd::ghq:n:prs:twvx",
-            "beep=b color=c no-color=C differences=d:: errexit=e follow=f chgexit=g interval=n: precise=p equexit=q: "
-            + "no-rerun=r shotsdir=s: no-title=t no-wrap=w exec=x help=h version=v");
-    private static final Getopt STRACE = new Getopt("+a:Ab:cCdDe:E:fFhiI:knNo:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ",
-            "columns=a: output-append-mode=A detach-on=b: summary-only=c summary=C debug=d daemonize:: daemonised:: "
-            + "daemonized:: env=E: follow-forks output-separately help=h instruction-pointer=i interruptible=I: "
-            + "kill-on-exit stack-trace:: stack-traces:: stack-trace-frame-limit: syscall-limit: syscall-number=n "
-            + "output=o: summary-syscall-overhead=O: attach=p: trace-path=P: relative-timestamps=r:: string-limit=s: "
-            + "summary-sort-by=S: absolute-timestamps:: timestamps:: syscall-times=T:: user=u: summary-columns=U: "
-            + "no-abbrev=v version=V summary-wall-clock=w strings-in-hex:: const-print-style=X: pidns-translation "
-            + "successful-only=z failed-only=Z failing-only=Z seccomp-bpf tips:: argv0: trace: trace-fds: abbrev: "
-            + "verbose: raw: signals: signal: status: read: write: fault: inject: kvm: quiet:: silent:: silence:: "
-            + "decode-fds:: decode-pids: secontext::");
-    private static final Getopt LTRACE = new Getopt("+bcCfghiLrStTVa:A:D:e:F:l:n:o:p:s:u:w:x:X:",
-            "align=a: config=F: debug=D: demangle=C indent=n: help=h library=l: output=o: version=V no-plt=g "
-            + "no-signals=b where=w:");
+    private static final Getopt SUDO = Getopt.closed("+A|askpass a|auth-type= B|bell b|background C|close-from= "
+            + "c|login-class= D|chdir= preserve-env=?|E e|edit g|group= H|set-home h=?|help i|login "
+            + "K|remove-timestamp k|reset-timestamp l|list N|no-update n|non-interactive P|preserve-groups "
+            + "p|prompt= R|chroot= r|role= S|stdin s|shell T|command-timeout= t|type= U|other-user= u|user= "
+            + "V|version v|validate host=");
+    private static final Getopt DOAS = Getopt.closed("+a= C= L n s u=");
+    private static final Getopt PKEXEC = Getopt.closed("+u|user= help version disable-internal-agent keep-cwd");
+    private static final Getopt ENV = Getopt.closed("+C|chdir= i|ignore-environment S|split-string= u|unset= v|debug "
+            + "0|null default-signal=? ignore-signal=? block-signal=? list-signal-handling help version");
+    private static final Getopt NICE = Getopt.closed("+n|adjustment= help version");
+    private static final Getopt NOHUP = Getopt.closed("+help version");
+    private static final Getopt TIMEOUT = Getopt.closed("+f|foreground k|kill-after= p|preserve-status s|signal= "
+            + "v|verbose help version");
+    private static final Getopt TIME = Getopt.closed("+a|append f|format= o|output= p|portability q|quiet v|verbose "
+            + "V|version help");
+    private static final Getopt STDBUF = Getopt.closed("+i|input= o|output= e|error= help version");
+    private static final Getopt IONICE = Getopt.closed("+c|class= n|classdata= p|pid= P|pgid= t=|ignore u|uid= "
+            + "h|help V|version");
+    private static final Getopt COMMAND = Getopt.closed("+p v V");
+    private static final Getopt BUILTIN = Getopt.closed("+");
+    private static final Getopt EXEC = Getopt.closed("+c l a=");
+    private static final Getopt XARGS = Getopt.closed("+0|null a|arg-file= E= e|eof=? i|replace=? I= l|max-lines=? "
+            + "L= n|max-args= o|open-tty p|interactive r|no-run-if-empty s|max-chars= t|verbose x|exit P|max-procs= "
+            + "d|delimiter= show-limits process-slot-var= help version");
+    private static final Getopt FLOCK = Getopt.closed("+s|shared e x|exclusive n|nonblocking|nb o|close F|no-fork "
+            + "u|unlock w|timeout|wait= E|conflict-exit-code= h|help V|version verbose fcntl start= length=");
+    private static final Getopt SETSID = Getopt.closed("+c|ctty f|fork w|wait h|help V|version");
+    private static final Getopt TASKSET = Getopt.closed("+a|all-tasks p|pid c|cpu-list h|help V|version");
+    private static final Getopt CHRT = Getopt.closed("+a|all-tasks b|batch d|deadline D|sched-deadline= e|ext f|fifo "
+            + "i|idle p|pid h|help m|max o|other P|sched-period= T|sched-runtime= r|rr R|reset-on-fork v|verbose "
+            + "V|version");
+    private static final Getopt UNSHARE = Getopt.closed("+f|fork h|help V|version mount=?|m uts=?|u ipc=?|i net=?|n "
+            + "pid=?|p cgroup=?|C time=?|T user=?|U r|map-root-user R|root= w|wd= S|setuid= G|setgid= "
+            + "c|map-current-user l|load-interp= kill-child=? mount-proc=? mount-binfmt=? map-user= map-users= "
+            + "map-group= map-groups= map-auto map-subids propagation= setgroups= keep-caps monotonic= boottime=");
+    private static final Getopt CHROOT = Getopt.closed("+groups= userspec= skip-chdir help version");
+    private static final Getopt SCRIPT = Getopt.closed("a|append B|log-io= c|command= e|return E|echo= f|flush "
+            + "I|log-in= O|log-out= o|output-limit= q|quiet m|logging-format= T|log-timing= t|timing=? V|version "
+            + "h|help force");
+    private static final String SU_TABLE = "c|command= f|fast g|group= G|supp-group= l|login m p|preserve-environment "
+            + "P|pty T|no-pty s|shell= h|help V|version w|whitelist-environment= session-command=";
+    private static final Getopt SU = Getopt.closed(SU_TABLE);
+    private static final Getopt RUNUSER = Getopt.closed(SU_TABLE + " u|user=");
+    private static final Getopt WATCH = Getopt.closed("+b|beep C|no-color c|color e|errexit f|follow d|differences=? "
+            + "g|chgexit h|help q|equexit= n|interval= p|precise r|no-rerun s|shotsdir= t|no-title w|no-wrap "
+            + "v|version x|exec");
+    private static final Getopt STRACE = Getopt.closed("+a|columns= A|output-append-mode b|detach-on= c|summary-only "
+            + "C|summary d|debug D e= E|env= f F h|help i|instruction-pointer I|interruptible= k n|syscall-number N "
+            + "o|output= O|summary-syscall-overhead= p|attach= P|trace-path= q relative-timestamps=?|r "
+            + "s|string-limit= S|summary-sort-by= t syscall-times=?|T u|user= U|summary-columns= v|no-abbrev "
+            + "V|version w|summary-wall-clock x X|const-print-style= y Y z|successful-only "
+            + "Z|failed-only|failing-only daemonize=? daemonised=? daemonized=? follow-forks output-separately "
+            + "kill-on-exit stack-trace=? stack-traces=? stack-trace-frame-limit= syscall-limit= "
+            + "absolute-timestamps=? timestamps=? strings-in-hex=? pidns-translation seccomp-bpf tips=? argv0= "
+            + "trace= trace-fds= abbrev= verbose= raw= signals= signal= status= read= write= fault= inject= kvm= "
+            + "quiet=? silent=? silence=? decode-fds=? decode-pids= secontext=?");
+    private static final Getopt LTRACE = Getopt.closed("+b|no-signals c C|demangle f g|no-plt h|help i L r S t T "
+            + "V|version a|align= A= D|debug= e= F|config= l|library= n|indent= o|output= p= s= u= w|where= x= X=");
     /**
      * GNU parallel reads its options with Perl's Getopt::Long (bundled, in order). Options whose value
      * is optional are left out on purpose: Getopt::Long would take the next word as their value when
      * it does not look like an option, so they are read as unknown (fail-closed).
      */
-    private static final Getopt PARALLEL = new Getopt("+0kqrtuvXxmgphVa:d:E:I:j:P:L:n:N:s:S:C:W:",
-            "null=0 keep-order=k quote=q no-run-if-empty=r verbose=v ungroup=u group=g interactive=p help=h version=V "
-            + "xargs=m bar eta progress dry-run will-cite no-notice line-buffer lb tag pipe pipepart shuf files csv "
-            + "fg bg nonall onall plus link xapply silent wait semaphore citation number-of-cpus number-of-cores "
-            + "number-of-threads number-of-sockets resume resume-failed retry-failed noswap cleanup transfer "
-            + "controlmaster ctag shebang shellquote arg-file=a: delimiter=d: jobs=j: max-procs=j: max-lines=L: "
-            + "max-args=n: max-replace-args=N: max-chars=s: sshlogin=S: colsep=C: workdir=W: wd=W: arg-sep: "
-            + "arg-file-sep: block: block-size: compress-program: decompress-program: delay: env: filter: halt: "
-            + "header: joblog: load: memfree: memsuspend: nice: recend: recstart: results: res: retries: return: rpl: "
-            + "sshdelay: sshloginfile: slf: semaphorename: id: tagstring: timeout: tmpdir: trc: transferfile: tf: "
-            + "basefile: bf: termseq: ssh: limit:");
+    private static final Getopt PARALLEL = Getopt.closed("+0|null k|keep-order q|quote r|no-run-if-empty t u|ungroup "
+            + "v|verbose X x m|xargs g|group p|interactive h|help V|version a|arg-file= d|delimiter= E= I= "
+            + "j|jobs|max-procs= P= L|max-lines= n|max-args= N|max-replace-args= s|max-chars= S|sshlogin= C|colsep= "
+            + "W|workdir|wd= bar eta progress dry-run will-cite no-notice line-buffer lb tag pipe pipepart shuf "
+            + "files csv fg bg nonall onall plus link xapply silent wait semaphore citation number-of-cpus "
+            + "number-of-cores number-of-threads number-of-sockets resume resume-failed retry-failed noswap cleanup "
+            + "transfer controlmaster ctag shebang shellquote arg-sep= arg-file-sep= block= block-size= "
+            + "compress-program= decompress-program= delay= env= filter= halt= header= joblog= load= memfree= "
+            + "memsuspend= nice= recend= recstart= results= res= retries= return= rpl= sshdelay= sshloginfile= slf= "
+            + "semaphorename= id= tagstring= timeout= tmpdir= trc= transferfile= tf= basefile= bf= termseq= ssh= "
+            + "limit=");
 
     private static final Pattern DURATION = Pattern.compile("(?i)([0-9]*\\.?[0-9]+(e[+-]?[0-9]+)?|inf(inity)?)[smhd]?");
     private static final Pattern MASK = Pattern.compile("(0x)?[0-9a-fA-F,]+");
@@ -145,41 +142,41 @@ final class Wrappers {
     private static final Map<String, Wrapper> TABLE = Map.ofEntries(
             Map.entry("sudo", Wrappers::sudo),
             Map.entry("sudoedit", words -> Read.ALONE),
-            Map.entry("doas", with(DOAS, Wrappers::doas, "C", "L")),
-            Map.entry("pkexec", with(PKEXEC, command(Kind.SHELL), "help", "version")),
-            Map.entry("env", with(ENV, Wrappers::env, "help", "version", "list-signal-handling")),
+            Map.entry("doas", with(DOAS, Wrappers::doas, "-C", "-L")),
+            Map.entry("pkexec", with(PKEXEC, command(Kind.SHELL), "--help", "--version")),
+            Map.entry("env", with(ENV, Wrappers::env, "--help", "--version", "--list-signal-handling")),
             Map.entry("nice", Wrappers::nice),
-            Map.entry("nohup", with(NOHUP, command(Kind.UNREADABLE), "help", "version")),
-            Map.entry("timeout", with(TIMEOUT, positional(DURATION, "duration", Kind.UNREADABLE), "help", "version")),
-            Map.entry("time", with(TIME, command(Kind.ALONE), "help", "V")),
-            Map.entry("stdbuf", with(STDBUF, command(Kind.UNREADABLE), "help", "version")),
-            Map.entry("ionice", with(IONICE, command(Kind.ALONE), "h", "V", "p", "P", "u")),
-            Map.entry("command", with(COMMAND, command(Kind.ALONE), "v", "V")),
+            Map.entry("nohup", with(NOHUP, command(Kind.UNREADABLE), "--help", "--version")),
+            Map.entry("timeout", with(TIMEOUT, positional(DURATION, "duration", Kind.UNREADABLE), "--help", "--version")),
+            Map.entry("time", with(TIME, command(Kind.ALONE), "--help", "-V")),
+            Map.entry("stdbuf", with(STDBUF, command(Kind.UNREADABLE), "--help", "--version")),
+            Map.entry("ionice", with(IONICE, command(Kind.ALONE), "-h", "-V", "-p", "-P", "-u")),
+            Map.entry("command", with(COMMAND, command(Kind.ALONE), "-v", "-V")),
             Map.entry("builtin", with(BUILTIN, command(Kind.ALONE))),
             Map.entry("exec", with(EXEC, command(Kind.ALONE))),
             Map.entry("coproc", words -> words.size() > 1 ? Read.runs(words.subList(1, words.size())) : Read.ALONE),
             // xargs with nothing to run runs echo
-            Map.entry("xargs", with(XARGS, (words, r) -> r.operands.isEmpty() ? Read.runs(List.of(Word.literal("echo")))
-                    : command(words, r.operands, 0, Kind.ALONE), "help", "version", "show-limits")),
-            Map.entry("flock", with(FLOCK, Wrappers::flock, "h", "V")),
-            Map.entry("setsid", with(SETSID, command(Kind.UNREADABLE), "h", "V")),
-            Map.entry("taskset", with(TASKSET, (words, r) -> positional(r.has("c") ? CPU_LIST : MASK,
-                    r.has("c") ? "CPU list" : "CPU mask", Kind.UNREADABLE).read(words, r), "h", "V", "p")),
-            Map.entry("chrt", with(CHRT, positional(INTEGER, "priority", Kind.UNREADABLE), "h", "V", "p", "m")),
-            Map.entry("unshare", with(UNSHARE, command(Kind.SHELL), "h", "V")),
-            Map.entry("chroot", with(CHROOT, positional(null, "new root", Kind.SHELL), "help", "version")),
-            Map.entry("script", with(SCRIPT, Wrappers::script, "h", "V")),
-            Map.entry("su", with(SU, Wrappers::su, "h", "V")),
-            Map.entry("runuser", with(RUNUSER, Wrappers::su, "h", "V")),
+            Map.entry("xargs", with(XARGS, (words, r) -> r.positions.isEmpty() ? Read.runs(List.of(Word.literal("echo")))
+                    : command(words, r.positions, 0, Kind.ALONE), "--help", "--version", "--show-limits")),
+            Map.entry("flock", with(FLOCK, Wrappers::flock, "-h", "-V")),
+            Map.entry("setsid", with(SETSID, command(Kind.UNREADABLE), "-h", "-V")),
+            Map.entry("taskset", with(TASKSET, (words, r) -> positional(r.has("-c") ? CPU_LIST : MASK,
+                    r.has("-c") ? "CPU list" : "CPU mask", Kind.UNREADABLE).read(words, r), "-h", "-V", "-p")),
+            Map.entry("chrt", with(CHRT, positional(INTEGER, "priority", Kind.UNREADABLE), "-h", "-V", "-p", "-m")),
+            Map.entry("unshare", with(UNSHARE, command(Kind.SHELL), "-h", "-V")),
+            Map.entry("chroot", with(CHROOT, positional(null, "new root", Kind.SHELL), "--help", "--version")),
+            Map.entry("script", with(SCRIPT, Wrappers::script, "-h", "-V")),
+            Map.entry("su", with(SU, Wrappers::su, "-h", "-V")),
+            Map.entry("runuser", with(RUNUSER, Wrappers::su, "-h", "-V")),
             Map.entry("sg", Wrappers::sg),
             Map.entry("firejail", Wrappers::firejail),
             Map.entry("busybox", Wrappers::multicall),
             Map.entry("toybox", Wrappers::multicall),
-            Map.entry("strace", with(STRACE, Wrappers::tracer, "h", "V")),
-            Map.entry("ltrace", with(LTRACE, Wrappers::tracer, "h", "V")),
-            Map.entry("watch", with(WATCH, Wrappers::watch, "h", "v")),
-            Map.entry("parallel", with(PARALLEL, Wrappers::parallel, "h", "V", "number-of-cpus", "number-of-cores",
-                    "number-of-threads", "number-of-sockets", "citation")));
+            Map.entry("strace", with(STRACE, Wrappers::tracer, "-h", "-V")),
+            Map.entry("ltrace", with(LTRACE, Wrappers::tracer, "-h", "-V")),
+            Map.entry("watch", with(WATCH, Wrappers::watch, "-h", "-v")),
+            Map.entry("parallel", with(PARALLEL, Wrappers::parallel, "-h", "-V", "--number-of-cpus", "--number-of-cores",
+                    "--number-of-threads", "--number-of-sockets", "--citation")));
 
     private Wrappers() {
     }
@@ -192,7 +189,7 @@ final class Wrappers {
 
     /** What a wrapper does once its options are read. */
     private interface Then {
-        Read read(List<Word> words, Getopt.Result r);
+        Read read(List<Word> words, Getopt.Read r);
     }
 
     /**
@@ -201,7 +198,7 @@ final class Wrappers {
      */
     private static Wrapper with(Getopt getopt, Then then, String... stops) {
         return words -> {
-            Getopt.Result r = getopt.read(words, 1);
+            Getopt.Read r = getopt.read(words, 1);
             Read early = early(r, stops);
             return early != null ? early : then.read(words, r);
         };
@@ -213,14 +210,14 @@ final class Wrappers {
      * shell), or {@link Kind#UNREADABLE} (it fails: a command is required).
      */
     private static Then command(Kind bare) {
-        return (words, r) -> command(words, r.operands, 0, bare);
+        return (words, r) -> command(words, r.positions, 0, bare);
     }
 
     /**
      * What a wrapper does before its command is looked for: unreadable when its options are, nothing
      * when one of {@code stops} (help, version, a query) is among them; null to go on.
      */
-    private static Read early(Getopt.Result r, String... stops) {
+    private static Read early(Getopt.Read r, String... stops) {
         if (r.failure != null) {
             return Read.unreadable(r.failure);
         }
@@ -251,14 +248,14 @@ final class Wrappers {
     /** One word that must read as {@code shape} (a duration, a priority; null: any), then the command. */
     private static Then positional(Pattern shape, String what, Kind bare) {
         return (words, r) -> {
-            String why = positionalWord(words, r.operands, shape, what);
-            return why != null ? Read.unreadable(why) : command(words, r.operands, 1, bare);
+            String why = positionalWord(words, r.positions, shape, what);
+            return why != null ? Read.unreadable(why) : command(words, r.positions, 1, bare);
         };
     }
 
     /** strace and ltrace run their command, or with {@code -p} and no command only attach to running processes. */
-    private static Read tracer(List<Word> words, Getopt.Result r) {
-        return command(words, r.operands, 0, r.has("p") ? Kind.ALONE : Kind.UNREADABLE);
+    private static Read tracer(List<Word> words, Getopt.Read r) {
+        return command(words, r.positions, 0, r.has("-p") ? Kind.ALONE : Kind.UNREADABLE);
     }
 
     /** Why the first operand is not a {@code what} the wrapper reads before its command; null when it is. */
@@ -277,19 +274,19 @@ final class Wrappers {
     }
 
     private static Read sudo(List<Word> words) {
-        Getopt.Result all = new Getopt.Result();
+        Getopt.Read all = new Getopt.Read(SUDO, words);
         int j = 1;
         int hosts = 0;
         while (true) {
-            Getopt.Result r = SUDO.read(words, j);
+            Getopt.Read r = SUDO.read(words, j);
             if (r.failure != null) {
                 return Read.unreadable(r.failure);
             }
-            all.options.addAll(r.options);
-            if (r.operands.isEmpty()) {
+            all.found.addAll(r.found);
+            if (r.positions.isEmpty()) {
                 break;
             }
-            int first = r.operands.get(0);
+            int first = r.positions.get(0);
             Word w = words.get(first);
             boolean afterDashes = words.get(first - 1).literal() && words.get(first - 1).value().equals("--");
             String start = Getopt.knownStart(w);
@@ -309,31 +306,31 @@ final class Wrappers {
                 return Read.unreadable("a computed word " + Getopt.show(w) + " where it reads options");
             }
             for (int k = first; k < words.size(); k++) {
-                all.operands.add(k);
+                all.positions.add(k);
             }
             break;
         }
-        long help = all.options.stream().filter(o -> o.key().equals("h") && o.value() == null).count() - hosts;
-        if (help > 0 || early(all, "V", "e", "l", "v", "K") != null) {
+        long help = all.found.stream().filter(o -> o.name().equals(SUDO.canonical("-h")) && o.value() == null).count() - hosts;
+        if (help > 0 || early(all, "-V", "-e", "-l", "-v", "-K") != null) {
             return Read.ALONE;
         }
-        if (all.operands.isEmpty() && all.has("k") && !all.has("s") && !all.has("i")) {
+        if (all.positions.isEmpty() && all.has("-k") && !all.has("-s") && !all.has("-i")) {
             return Read.ALONE;
         }
-        return command(words, all.operands, 0, Kind.SHELL);
+        return command(words, all.positions, 0, Kind.SHELL);
     }
 
-    private static Read doas(List<Word> words, Getopt.Result r) {
-        if (r.has("s")) {
-            return r.operands.isEmpty() ? Read.SHELL : Read.unreadable("-s with a command");
+    private static Read doas(List<Word> words, Getopt.Read r) {
+        if (r.has("-s")) {
+            return r.positions.isEmpty() ? Read.SHELL : Read.unreadable("-s with a command");
         }
-        return command(words, r.operands, 0, Kind.UNREADABLE);
+        return command(words, r.positions, 0, Kind.UNREADABLE);
     }
 
     /** env: options, an optional {@code -}, assignments, the command; {@code -S} splits a string into arguments. */
-    private static Read env(List<Word> words, Getopt.Result r) {
-        for (Getopt.Option o : r.options) {
-            if (o.key().equals("S")) {
+    private static Read env(List<Word> words, Getopt.Read r) {
+        for (Getopt.Found o : r.found) {
+            if (o.name().equals(ENV.canonical("-S"))) {
                 // the split words take -S's place and env reads them as its own words again
                 List<Word> parts = new ArrayList<>();
                 parts.add(Word.literal("env"));
@@ -343,7 +340,7 @@ final class Wrappers {
             }
         }
         int first = 0;
-        List<Integer> operands = r.operands;
+        List<Integer> operands = r.positions;
         if (!operands.isEmpty() && words.get(operands.get(0)).literal() && words.get(operands.get(0)).value().equals("-")) {
             first++;
         }
@@ -366,22 +363,22 @@ final class Wrappers {
         while (j < words.size() && words.get(j).literal() && NICE_ADJUSTMENT.matcher(words.get(j).value()).matches()) {
             j++;
         }
-        Getopt.Result r = NICE.read(words, j);
-        Read early = early(r, "help", "version");
+        Getopt.Read r = NICE.read(words, j);
+        Read early = early(r, "--help", "--version");
         if (early != null) {
             return early;
         }
-        return command(words, r.operands, 0, Kind.ALONE);
+        return command(words, r.positions, 0, Kind.ALONE);
     }
 
 
     /** flock [options] FILE COMMAND..., flock [options] FILE -c STRING, flock [options] FD (no command). */
-    private static Read flock(List<Word> words, Getopt.Result r) {
-        String why = positionalWord(words, r.operands, null, "lock file");
+    private static Read flock(List<Word> words, Getopt.Read r) {
+        String why = positionalWord(words, r.positions, null, "lock file");
         if (why != null) {
             return Read.unreadable(why);
         }
-        List<Integer> ops = r.operands;
+        List<Integer> ops = r.positions;
         if (ops.size() == 1) {
             Word fd = words.get(ops.get(0));
             return fd.literal() && INTEGER.matcher(fd.value()).matches() ? Read.ALONE
@@ -397,11 +394,11 @@ final class Wrappers {
 
 
     /** script runs its -c string with a shell, else an interactive shell (its operand is the typescript file). */
-    private static Read script(List<Word> words, Getopt.Result r) {
-        if (r.has("c")) {
-            return Read.string(r.value("c"), "script -c");
+    private static Read script(List<Word> words, Getopt.Read r) {
+        if (r.has("-c")) {
+            return Read.string(r.value("-c"), "script -c");
         }
-        return r.operands.size() <= 1 ? Read.SHELL : Read.unreadable("more than one typescript file");
+        return r.positions.size() <= 1 ? Read.SHELL : Read.unreadable("more than one typescript file");
     }
 
     /**
@@ -409,17 +406,17 @@ final class Wrappers {
      * else the shell itself runs; {@code runuser -u USER COMMAND...} runs the command directly. Both
      * mix options and operands as glibc does.
      */
-    private static Read su(List<Word> words, Getopt.Result r) {
+    private static Read su(List<Word> words, Getopt.Read r) {
         String name = ShellText.baseName(words.get(0));
-        if (r.has("u")) {
-            boolean login = !r.operands.isEmpty() && words.get(r.operands.get(0)).literal()
-                    && words.get(r.operands.get(0)).value().equals("-");
-            if (login || r.has("c") || r.has("C") || r.has("l") || r.has("s") || r.has("f")) {
+        if (r.has("-u")) {
+            boolean login = !r.positions.isEmpty() && words.get(r.positions.get(0)).literal()
+                    && words.get(r.positions.get(0)).value().equals("-");
+            if (login || r.has("-c") || r.has("--session-command") || r.has("-l") || r.has("-s") || r.has("-f")) {
                 return Read.unreadable("-u with a shell option");
             }
-            return command(words, r.operands, 0, Kind.UNREADABLE);
+            return command(words, r.positions, 0, Kind.UNREADABLE);
         }
-        Word string = r.value("c", "C");
+        Word string = r.value("-c", "--session-command");
         return string != null ? Read.string(string, name + " -c") : Read.SHELL;
     }
 
@@ -477,15 +474,15 @@ final class Wrappers {
     }
 
     /** watch joins its words into a string for {@code sh -c}, or runs them as they are with {@code -x}. */
-    private static Read watch(List<Word> words, Getopt.Result r) {
-        if (r.operands.isEmpty()) {
+    private static Read watch(List<Word> words, Getopt.Read r) {
+        if (r.positions.isEmpty()) {
             return Read.unreadable("no command");
         }
-        if (r.has("x")) {
-            return command(words, r.operands, 0, Kind.UNREADABLE);
+        if (r.has("-x")) {
+            return command(words, r.positions, 0, Kind.UNREADABLE);
         }
         List<Word> parts = new ArrayList<>();
-        for (int k : r.operands) {
+        for (int k : r.positions) {
             parts.add(words.get(k));
         }
         return Read.string(join(parts), "watch");
@@ -499,12 +496,12 @@ final class Wrappers {
      * {@code {}}. Without a template each argument is a command of its own; read from files or standard
      * input, those commands cannot be known.
      */
-    private static Read parallel(List<Word> words, Getopt.Result r) {
+    private static Read parallel(List<Word> words, Getopt.Read r) {
         List<Word> template = new ArrayList<>();
         List<Word> arguments = new ArrayList<>();
-        boolean unknown = r.has("a");
+        boolean unknown = r.has("-a");
         String source = null;
-        for (int k : r.operands) {
+        for (int k : r.positions) {
             Word w = words.get(k);
             if (w.literal() && w.value().matches(":::[:+]?\\+?")) {
                 source = w.value();
