@@ -191,6 +191,9 @@ class CommandLineEndToEndTest {
     void checkFollowsTheWorkspaceRulesTheGuardAndTheSecretsAndNamesWhatDecided() throws Exception {
         Path workspace = workspace();
         Files.createDirectories(workspace.resolve(".quiver"));
+        // the guard judges paths on disk: deleting a src/ that is not there would delete nothing
+        Files.createDirectories(workspace.resolve("src"));
+        Files.writeString(workspace.resolve("src/Main.java"), "class Main {}\n");
         Path config = Files.writeString(workspace.resolve(".quiver/config.json"),
                 "{\"permission\":{\"bash\":{\"*\":\"ask\",\"git *\":\"allow\",\"make *\":\"nope\"}}}");
         String input = """
