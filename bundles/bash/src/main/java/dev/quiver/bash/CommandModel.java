@@ -66,7 +66,7 @@ public final class CommandModel {
     private final List<Word> shellCode;
     private final String privilege;
     private final Programs.Code code;
-    private final List<String> unjudgeable;
+    private List<String> unjudgeable;
     private final String text;
     private final List<String> spellings;
     /** The folder it works in relative to the line's ({@code git -C x}); "" for the same; null when computed. */
@@ -111,15 +111,122 @@ public final class CommandModel {
     static List<CommandModel> line(ParsedCommand parsed, ShellWorkspace where, List<Path> start) {
         List<CommandModel> models = new ArrayList<>();
         List<Path> folders = where == null ? null : start;
+        List<String> statements = new ArrayList<>();
+        if (parsed.commands() instanceof Structure.CommandList list) {
+            for (Word w : list.structure.assignments) {
+                String why = environment(w, where);
+                if (why != null && !statements.contains(why)) {
+                    statements.add(why);
+                }
+            }
+        }
         for (SimpleCommand command : parsed.commands()) {
             CommandModel model = of(command, where);
             model.lineFolders = folders == null ? List.of() : folders;
+            model.also(statements);
             models.add(model);
             if (folders != null && Set.of("cd", "pushd", "popd").contains(model.program)) {
                 folders = changeFolder(model, folders, where);
             }
         }
         return models;
+    }
+
+    /** Adds reasons the line gives (an assignment of its own, an earlier command) to why it cannot be judged. */
+    void also(List<String> reasons) {
+        if (!reasons.isEmpty()) {
+            List<String> all = new ArrayList<>(unjudgeable);
+            reasons.stream().filter(r -> !all.contains(r)).forEach(all::add);
+            unjudgeable = List.copyOf(all);
+        }
+    }
+
+    /**
+     * Variables that make a program run other code, or read another repository, configuration or
+     * library than the line shows: set for a command, passed on by {@code env} or set earlier in the
+     * line, they make what runs unknowable. Every {@code GIT_*} variable counts but {@link #INERT_GIT}.
+     */
+    static final Set<String> ENVIRONMENT = Set.of("EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE",
+            "BROWSER", "SHELL", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+            "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "CDPATH",
+            "GLOBIGNORE", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH",
+            "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+            "JDK_JAVA_OPTIONS", "MAKEFILES", "HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "SSH_ASKPASS", "GCONV_PATH", "PATH");
+
+    /** Prefixes of such variables. */
+    private static final List<String> ENVIRONMENT_PREFIXES = List.of("GIT_", "BASH_FUNC_", "npm_config_", "NPM_CONFIG_");
+
+    /** git's variables that change no program, repository or configuration it reads. */
+    static final Set<String> INERT_GIT = Set.of("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
+            "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT",
+            "GIT_MERGE_AUTOEDIT", "GIT_OPTIONAL_LOCKS", "GIT_FLUSH", "GIT_PROGRESS_DELAY", "GIT_LFS_SKIP_SMUDGE",
+            "GIT_CURL_VERBOSE", "GIT_REDACT_COOKIES", "GIT_CONFIG_NOSYSTEM", "GIT_ADVICE", "GIT_TRACE",
+            "GIT_TRACE2", "GIT_TRACE_PERFORMANCE", "GIT_TRACE_SETUP", "GIT_TRACE_PACKET", "GIT_TRACE_CURL");
+
+    /** Values of an editor or pager variable that run nothing else: {@code GIT_EDITOR=true}, {@code PAGER=cat}. */
+    private static final Set<String> HARMLESS_PROGRAMS = Set.of("", "cat", "less", "less -R", "less -FRX", "more", "true",
+            ":");
+
+    private static final Set<String> PROGRAM_VARIABLES = Set.of("EDITOR", "VISUAL", "PAGER", "MANPAGER", "GIT_PAGER",
+            "GIT_EDITOR", "GIT_SEQUENCE_EDITOR");
+
+    /**
+     * Why an assignment ({@code NAME=value}) makes what runs unknowable, or null: a variable of
+     * {@link #ENVIRONMENT}, an editor or pager set to more than {@link #HARMLESS_PROGRAMS}, a {@code PATH}
+     * with a folder that is relative, empty, computed or in the workspace (its command words may be the
+     * workspace's files).
+     */
+    static String environment(Word assignment, ShellWorkspace where) {
+        String text = assignment.value();
+        int eq = text.indexOf('=');
+        if (eq <= 0) {
+            return null;
+        }
+        String name = text.substring(0, eq);
+        if (name.endsWith("+")) {
+            name = name.substring(0, name.length() - 1);
+        }
+        String value = text.substring(eq + 1);
+        boolean listed = ENVIRONMENT.contains(name) || ENVIRONMENT_PREFIXES.stream().anyMatch(name::startsWith);
+        if (!listed || INERT_GIT.contains(name) || name.startsWith("GIT_TRACE")) {
+            return null;
+        }
+        if (PROGRAM_VARIABLES.contains(name) && assignment.literal() && HARMLESS_PROGRAMS.contains(value.strip())) {
+            return null;
+        }
+        if (name.equals("PATH") && !pathReachesWorkspace(value, assignment.literal(), where)) {
+            return null;
+        }
+        return "the variable " + name + " is set (" + ShellText.abbreviate(text, 40) + "), which changes what "
+                + "programs run or which repository, configuration or library they read";
+    }
+
+    /** Whether a {@code PATH} value has a folder that is empty, relative, computed or inside the workspace. */
+    private static boolean pathReachesWorkspace(String value, boolean literal, ShellWorkspace where) {
+        String v = literal ? value : value.replace("\"", "");
+        for (String entry : v.split(":", -1)) {
+            if (!literal && (entry.equals("$PATH") || entry.equals("${PATH}"))) {
+                continue;
+            }
+            String e = entry;
+            if (!literal && (e.startsWith("$HOME/") || e.startsWith("${HOME}/")) || e.startsWith("~/")) {
+                if (where == null || where.home().isEmpty()) {
+                    return true;
+                }
+                e = where.home().get() + e.substring(e.indexOf('/'));
+            }
+            if (e.isEmpty() || !e.startsWith("/") || (!literal && (e.contains("$") || e.contains("`")))) {
+                return true;
+            }
+            try {
+                if (where != null && Path.of(e).normalize().startsWith(where.root())) {
+                    return true;
+                }
+            } catch (RuntimeException notAPath) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<Path> changeFolder(CommandModel cd, List<Path> folders, ShellWorkspace where) {
@@ -210,6 +317,12 @@ public final class CommandModel {
         }
         if (b.privilege == null && PRIVILEGED.contains(b.program)) {
             b.privilege = b.program;
+        }
+        for (Word assignment : command.assignments()) {
+            String why = environment(assignment, where);
+            if (why != null && !b.unjudgeable.contains(why)) {
+                b.unjudgeable(why);
+            }
         }
         b.spell();
         return new CommandModel(b);
