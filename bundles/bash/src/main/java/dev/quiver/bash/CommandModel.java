@@ -120,16 +120,117 @@ public final class CommandModel {
                 }
             }
         }
+        Set<String> written = new LinkedHashSet<>();
         for (SimpleCommand command : parsed.commands()) {
             CommandModel model = of(command, where);
             model.lineFolders = folders == null ? List.of() : folders;
             model.also(statements);
             models.add(model);
+            for (Word run : model.runsFiles()) {
+                if (!written.isEmpty() && run.literal() && wrote(written, run, folders)) {
+                    model.also(List.of("it runs " + ShellText.abbreviate(run.value(), 40) + ", which the line writes "
+                            + "before, with code that cannot be read here"));
+                }
+            }
+            for (Word w : model.writes) {
+                if (w.literal()) {
+                    written.addAll(places(w, folders));
+                    if (Set.of("cp", "mv", "install", "ln", "rsync").contains(model.program)) {
+                        // a folder it copies into: what it copies lands below
+                        places(w, folders).forEach(p -> written.add(p + "/*"));
+                    }
+                }
+            }
             if (folders != null && Set.of("cd", "pushd", "popd").contains(model.program)) {
                 folders = changeFolder(model, folders, where);
             }
         }
         return models;
+    }
+
+    /**
+     * The places a literal path may name from the line's folders, as text: each folder joined with it and
+     * {@code ..} taken textually ({@code "/?"} before it when the folders are unknown).
+     */
+    private static Set<String> places(Word w, List<Path> folders) {
+        Set<String> out = new LinkedHashSet<>();
+        String v = w.value();
+        try {
+            for (Path f : folders == null || folders.isEmpty() || v.startsWith("/") ? List.of(Path.of("/?")) : folders) {
+                Path p = v.startsWith("/") ? Path.of(v).normalize() : f.resolve(v).normalize();
+                out.add(p.toString());
+            }
+        } catch (RuntimeException notAPath) {
+            // no path: names nothing written
+        }
+        return out;
+    }
+
+    /**
+     * Whether a file a command runs was written before in the line: the same place, or one in a folder
+     * a copy went into ({@code cp a.sh build/}); where the folder is unknown, a file of the same name.
+     */
+    private static boolean wrote(Set<String> written, Word run, List<Path> folders) {
+        for (String place : places(run, folders)) {
+            int slash = place.lastIndexOf('/');
+            if (written.contains(place) || slash > 0 && written.contains(place.substring(0, slash) + "/*")) {
+                return true;
+            }
+            if (folders == null || place.startsWith("/?/")) {
+                String name = place.substring(slash + 1);
+                if (written.stream().anyMatch(w -> w.endsWith("/" + name))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Interpreters whose first operand is the script they run. */
+    private static final Set<String> INTERPRETERS = Set.of("python", "python2", "python3", "node", "perl", "ruby", "php",
+            "lua", "tclsh", "deno", "bun", "Rscript", "julia", "groovy", "jshell");
+
+    /**
+     * The files it runs as code: the command word when it is a path ({@code ./build/x.sh}), a shell's
+     * script or input redirection, an interpreter's script, what {@code source} or {@code .} read, a
+     * makefile given with {@code make -f}.
+     */
+    List<Word> runsFiles() {
+        List<Word> out = new ArrayList<>();
+        Word name = command.name();
+        List<Word> args = command.args();
+        if (name.literal() && name.value().contains("/")) {
+            out.add(name);
+        }
+        if (Expander.SHELLS.contains(program)) {
+            List<Word> words = new ArrayList<>();
+            words.add(name);
+            words.addAll(args);
+            int script = Expander.invocation(words).script();
+            if (script > 0) {
+                out.add(words.get(script));
+            }
+            for (Redirect r : command.redirects()) {
+                if (r.operator().equals("<")) {
+                    out.add(r.target());
+                }
+            }
+        } else if (INTERPRETERS.contains(program) || program.matches("python3\\.[0-9]+")
+                || program.equals("source") || program.equals(".")) {
+            args.stream().filter(a -> !a.value().startsWith("-")).findFirst().ifPresent(out::add);
+        } else if (program.equals("make") || program.equals("gmake")) {
+            for (int k = 0; k < args.size(); k++) {
+                String v = args.get(k).value();
+                if ((v.equals("-f") || v.matches("--(file|makefile)")) && k + 1 < args.size()) {
+                    out.add(args.get(k + 1));
+                } else if (v.matches("-f.+")) {
+                    out.add(new Word(v.substring(2), args.get(k).literal()));
+                } else if (v.matches("--(file|makefile)=.*")) {
+                    out.add(new Word(v.substring(v.indexOf('=') + 1), args.get(k).literal()));
+                }
+            }
+        }
+        return out;
     }
 
     /** Adds reasons the line gives (an assignment of its own, an earlier command) to why it cannot be judged. */
