@@ -111,6 +111,12 @@ public final class CommandModel {
     static List<CommandModel> line(ParsedCommand parsed, ShellWorkspace where, List<Path> start) {
         List<CommandModel> models = new ArrayList<>();
         List<Path> folders = where == null ? null : start;
+        // the logical folder (bash's $PWD, links kept) of each physical one, for cd's textual ..
+        java.util.Map<Path, Path> logical = new java.util.LinkedHashMap<>();
+        for (Path f : folders == null ? List.<Path>of() : folders) {
+            logical.put(f, f);
+        }
+        boolean physical = false;
         List<String> statements = new ArrayList<>();
         if (parsed.commands() instanceof Structure.CommandList list) {
             for (Word w : list.structure.assignments) {
@@ -141,8 +147,12 @@ public final class CommandModel {
                     }
                 }
             }
+            if (model.program.equals("set")) {
+                physical = physicalAfter(model.command.args(), physical);
+            }
             if (folders != null && Set.of("cd", "pushd", "popd").contains(model.program)) {
-                folders = changeFolder(model, folders, where);
+                logical = changeFolder(model, logical, where, physical);
+                folders = logical == null ? null : List.copyOf(new LinkedHashSet<>(logical.values()));
             }
         }
         return models;
@@ -330,10 +340,36 @@ public final class CommandModel {
         return false;
     }
 
-    private static List<Path> changeFolder(CommandModel cd, List<Path> folders, ShellWorkspace where) {
+    /** Whether {@code set} leaves the shell resolving {@code cd}'s {@code ..} physically ({@code set -P}, {@code set -o physical}). */
+    private static boolean physicalAfter(List<Word> args, boolean physical) {
+        for (int k = 0; k < args.size(); k++) {
+            String v = args.get(k).value();
+            if ((v.equals("-o") || v.equals("+o")) && k + 1 < args.size() && args.get(k + 1).value().equals("physical")) {
+                physical = v.startsWith("-");
+            } else if (v.matches("[-+][a-zA-Z]*P[a-zA-Z]*")) {
+                physical = v.startsWith("-");
+            }
+        }
+        return physical;
+    }
+
+    /**
+     * Where a {@code cd} or {@code pushd} may lead from each folder, as bash goes: logically by default,
+     * {@code ..} taken off the folder's logical path as text before links are followed
+     * ({@code cd build/lnk/..} is {@code build}, wherever {@code lnk} leads), and physically with {@code -P}
+     * or after {@code set -P} (and, where the two differ, both count, as bash falls back to the physical
+     * path when the logical one fails). Keys are logical folders, values where they lead; null when unknown.
+     */
+    private static java.util.Map<Path, Path> changeFolder(CommandModel cd, java.util.Map<Path, Path> folders,
+            ShellWorkspace where, boolean physical) {
         List<Word> to = new ArrayList<>();
         for (Word w : cd.command.args()) {
-            if (!(w.literal() && w.value().matches("-[LPe@]+|--"))) {
+            if (w.literal() && w.value().matches("-[LPe@]+|--")) {
+                String v = w.value();
+                int p = v.lastIndexOf('P');
+                int l = v.lastIndexOf('L');
+                physical = p >= 0 || l >= 0 ? p > l : physical;
+            } else {
                 to.add(w);
             }
         }
@@ -350,15 +386,41 @@ public final class CommandModel {
         } else {
             target = to.get(0).value();
         }
-        Set<Path> next = new LinkedHashSet<>(folders);
-        for (Path from : folders) {
-            PathResolver.Resolution r = PathResolver.resolve(target, from, where.home(), true);
-            if (!r.known() || r.targets().size() != 1) {
+        java.util.Map<Path, Path> next = new java.util.LinkedHashMap<>(folders);
+        for (java.util.Map.Entry<Path, Path> from : folders.entrySet()) {
+            PathResolver.Resolution r = PathResolver.resolve(target, from.getValue(), where.home(), true);
+            boolean known = r.known() && r.targets().size() == 1;
+            if (!known && physical) {
                 return null;
             }
-            next.add(r.targets().get(0).path());
+            Path physicalTarget = known ? r.targets().get(0).path() : null;
+            if (!physical) {
+                String text = target;
+                if (text.startsWith("~")) {
+                    int slash = text.indexOf('/');
+                    if (slash != 1 && text.length() > 1 || where.home().isEmpty()) {
+                        return null;
+                    }
+                    text = where.home().get() + (slash < 0 ? "" : text.substring(slash));
+                }
+                Path logicalTarget;
+                try {
+                    logicalTarget = (text.startsWith("/") ? Path.of(text) : from.getKey().resolve(text)).normalize();
+                } catch (RuntimeException notAPath) {
+                    return null;
+                }
+                PathResolver.Resolution l = PathResolver.resolve(logicalTarget.toString(), Path.of("/"), where.home(), true);
+                if (!l.known() || l.targets().size() != 1) {
+                    return null;
+                }
+                next.put(logicalTarget, l.targets().get(0).path());
+            }
+            if (physicalTarget != null) {
+                // (a physical path that cannot be known, a .. after a folder that does not exist, fails)
+                next.putIfAbsent(physicalTarget, physicalTarget);
+            }
         }
-        return next.size() > MAX_FOLDERS ? null : List.copyOf(next);
+        return next.size() > MAX_FOLDERS ? null : next;
     }
 
     /** The folders it may run in ({@code git -C} taken), or null when one of them cannot be known. */
