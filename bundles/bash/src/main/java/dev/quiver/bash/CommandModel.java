@@ -117,6 +117,7 @@ public final class CommandModel {
             logical.put(f, f);
         }
         boolean physical = false;
+        String globOptions = null;
         List<String> statements = new ArrayList<>();
         if (parsed.commands() instanceof Structure.CommandList list) {
             for (Word w : list.structure.assignments) {
@@ -132,6 +133,23 @@ public final class CommandModel {
             model.lineFolders = folders == null ? List.of() : folders;
             model.also(statements);
             models.add(model);
+            if (globOptions != null) {
+                for (Word w : model.writes.isEmpty() ? model.deletes : concat(model.deletes, model.writes)) {
+                    if (w.literal() && PathResolver.isGlob(w.value())) {
+                        model.also(List.of("the glob " + ShellText.abbreviate(w.value(), 40) + " after " + globOptions
+                                + " changed how globs match"));
+                        break;
+                    }
+                }
+            }
+            if (model.program.equals("shopt") && model.command.args().stream().anyMatch(a -> a.value().equals("-s")
+                    || !a.literal())) {
+                for (Word a : model.command.args()) {
+                    if (!a.literal() || GLOB_OPTIONS.contains(a.value())) {
+                        globOptions = "`shopt -s " + ShellText.abbreviate(a.value(), 20) + "`";
+                    }
+                }
+            }
             for (Word run : model.runsFiles()) {
                 if (!written.isEmpty() && run.literal() && wrote(written, run, folders)) {
                     model.also(List.of("it runs " + ShellText.abbreviate(run.value(), 40) + ", which the line writes "
@@ -240,6 +258,16 @@ public final class CommandModel {
                 }
             }
         }
+        return out;
+    }
+
+    /** The shell options that change what a glob matches. */
+    private static final Set<String> GLOB_OPTIONS = Set.of("nocaseglob", "dotglob", "extglob", "globstar", "nullglob",
+            "failglob", "nocasematch", "globasciiranges", "globskipdots");
+
+    private static List<Word> concat(List<Word> a, List<Word> b) {
+        List<Word> out = new ArrayList<>(a);
+        out.addAll(b);
         return out;
     }
 
