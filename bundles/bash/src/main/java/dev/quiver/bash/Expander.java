@@ -50,6 +50,13 @@ final class Expander {
                 break; // a program of the workspace (./script, bin/timeout), not the wrapper of that name
             }
             String base = ShellText.baseName(cmd.get(0));
+            if (base.equals("coproc")) {
+                cmd = coprocBody(cmd);
+                if (cmd.size() > 1 && !cmd.get(1).literal() && cmd.size() > 2 && cmd.get(2).literal()
+                        && cmd.get(2).value().equals("{")) {
+                    sink.unjudgeable("a coprocess of computed name " + Getopt.show(cmd.get(1)));
+                }
+            }
             Wrappers.Read read = Wrappers.read(base, cmd);
             if (read == null) {
                 break;
@@ -142,6 +149,26 @@ final class Expander {
             }
         }
         sink.pendingAssignments = pending;
+    }
+
+    /**
+     * {@code coproc NAME { body; }} and {@code coproc { body; }}, which the grammar reads as a command
+     * named {@code NAME} or {@code {}: the coprocess runs the body, so its first command is the one
+     * the words start (the body's later commands are read as commands of their own).
+     */
+    private static List<Word> coprocBody(List<Word> cmd) {
+        int k = 1;
+        if (k + 1 < cmd.size() && cmd.get(k).literal() && cmd.get(k).value().matches("[A-Za-z_][A-Za-z0-9_]*")
+                && cmd.get(k + 1).literal() && cmd.get(k + 1).value().equals("{")) {
+            k++;
+        }
+        if (k < cmd.size() && cmd.get(k).literal() && cmd.get(k).value().equals("{")) {
+            List<Word> out = new ArrayList<>();
+            out.add(cmd.get(0));
+            out.addAll(cmd.subList(k + 1, cmd.size()));
+            return out;
+        }
+        return cmd;
     }
 
     /** At most this many guesses at what a wrapper that cannot be read runs. */
