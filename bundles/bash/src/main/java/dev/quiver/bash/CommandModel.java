@@ -118,6 +118,8 @@ public final class CommandModel {
         }
         boolean physical = false;
         String globOptions = null;
+        boolean expandAliases = false;
+        Set<String> aliases = new LinkedHashSet<>();
         List<String> statements = new ArrayList<>();
         if (parsed.commands() instanceof Structure.CommandList list) {
             for (Word w : list.structure.assignments) {
@@ -141,6 +143,21 @@ public final class CommandModel {
                         break;
                     }
                 }
+            }
+            if (expandAliases && (aliases.contains(model.program) || aliases.contains(""))) {
+                model.also(List.of("the alias " + (aliases.contains(model.program) ? model.program : "computed")
+                        + " defined in the line runs code that is not read here"));
+            }
+            if (model.program.equals("alias")) {
+                for (Word a : model.command.args()) {
+                    int eq = a.value().indexOf('=');
+                    aliases.add(!a.literal() ? "" : eq > 0 ? a.value().substring(0, eq) : "");
+                }
+            }
+            if (model.program.equals("shopt") && model.command.args().stream().anyMatch(a -> !a.literal()
+                    || a.value().equals("expand_aliases")) && model.command.args().stream().anyMatch(a -> !a.literal()
+                    || a.value().equals("-s"))) {
+                expandAliases = true;
             }
             if (model.program.equals("shopt") && model.command.args().stream().anyMatch(a -> a.value().equals("-s")
                     || !a.literal())) {
