@@ -248,6 +248,20 @@ public final class ShellParser {
 
     private static final String TOO_LARGE = "more than " + (MAX_BYTES >> 20) + " MiB of text";
 
+    /** Where an ERROR of a lone {@code <<} is followed by a {@code <}: a here-string the grammar could not read. */
+    private static void hereStringErrors(Node n, byte[] bytes, List<Integer> spots, int level) {
+        if (level > MAX_TREE_DEPTH + 8) {
+            return;
+        }
+        if (n.type.equals("ERROR") && n.children.length == 1 && n.children[0].type.equals("<<") && n.end() == n.start + 2
+                && n.end() < bytes.length && bytes[n.end()] == '<') {
+            spots.add(n.end());
+        }
+        for (Node c : n.children) {
+            hereStringErrors(c, bytes, spots, level + 1);
+        }
+    }
+
     /** The grammar's reading of a line that passed the checks of {@link #analyse}, into {@code sink}. */
     static Sink parseWithTree(String source, int depth, Sink sink) {
         byte[] bytes = source.getBytes(StandardCharsets.UTF_8);
@@ -255,6 +269,7 @@ public final class ShellParser {
         Node root = null;
         TSTree tree = null;
         boolean treeSitter = true;
+        java.util.Set<Integer> hereStrings = java.util.Set.of();
         try {
             tree = Trees.parse(bytes, BUDGET_NANOS);
             if (tree != null) {
@@ -262,6 +277,30 @@ public final class ShellParser {
                 root = TreeReader.read(tree, Trees.language(), MAX_NODES, MAX_TREE_DEPTH, deadline, truncated);
                 if (root != null && truncated[0]) {
                     sink.unjudgeable("a syntax tree deeper than " + MAX_TREE_DEPTH + " levels");
+                }
+                if (root != null && !truncated[0] && tree.getRootNode().hasError() && source.contains("<<<")) {
+                    // the grammar cannot read a here-string after a file redirection (cat > f <<< hi): read
+                    // the line with each such <<< as <, marked, when that leaves no other error
+                    List<Integer> spots = new java.util.ArrayList<>();
+                    hereStringErrors(root, bytes, spots, 0);
+                    if (!spots.isEmpty()) {
+                        byte[] fixed = bytes.clone();
+                        for (int s : spots) {
+                            fixed[s - 2] = ' ';
+                            fixed[s - 1] = ' ';
+                        }
+                        TSTree again = Trees.parse(fixed, BUDGET_NANOS);
+                        if (again != null && !again.getRootNode().hasError()) {
+                            boolean[] cut = new boolean[1];
+                            Node read = TreeReader.read(again, Trees.language(), MAX_NODES, MAX_TREE_DEPTH, deadline, cut);
+                            if (read != null && !cut[0]) {
+                                tree = again;
+                                root = read;
+                                bytes = fixed;
+                                hereStrings = java.util.Set.copyOf(spots);
+                            }
+                        }
+                    }
                 }
                 if (root != null && tree.getRootNode().hasError()) {
                     sink.unjudgeable(SYNTAX);
@@ -281,7 +320,7 @@ public final class ShellParser {
             FallbackLexer.split(source, depth, sink);
             return sink;
         }
-        new Walker(bytes, depth, sink).visit(root, 0);
+        new Walker(bytes, depth, sink, hereStrings).visit(root, 0);
         java.lang.ref.Reference.reachabilityFence(tree);
         return sink;
     }

@@ -39,10 +39,18 @@ final class Walker {
     private Node droppedFor;
     private List<Word> dropped = List.of();
 
+    /** Where a {@code <} redirection stands for a here-string the grammar could not read ({@link ShellParser}). */
+    private final java.util.Set<Integer> hereStrings;
+
     Walker(byte[] src, int depth, Sink sink) {
+        this(src, depth, sink, java.util.Set.of());
+    }
+
+    Walker(byte[] src, int depth, Sink sink, java.util.Set<Integer> hereStrings) {
         this.src = src;
         this.depth = depth;
         this.sink = sink;
+        this.hereStrings = hereStrings;
     }
 
     private String text(Node n) {
@@ -242,6 +250,8 @@ final class Walker {
                 Word target = words.isEmpty() ? Word.literal("") : words.get(0);
                 if (op == null) {
                     op = ">";
+                } else if (op.equals("<") && hereStrings.contains(n.start)) {
+                    op = "<<<";
                 } else if (op.equals(">&-") || op.equals("<&-")) {
                     op = op.substring(0, 2);
                     target = Word.literal("-");
