@@ -66,7 +66,7 @@ public final class CommandModel {
     private final List<Word> shellCode;
     private final String privilege;
     private final Programs.Code code;
-    private final List<String> unjudgeable;
+    private List<String> unjudgeable;
     private final String text;
     private final List<String> spellings;
     /** The folder it works in relative to the line's ({@code git -C x}); "" for the same; null when computed. */
@@ -111,21 +111,310 @@ public final class CommandModel {
     static List<CommandModel> line(ParsedCommand parsed, ShellWorkspace where, List<Path> start) {
         List<CommandModel> models = new ArrayList<>();
         List<Path> folders = where == null ? null : start;
+        // the logical folder (bash's $PWD, links kept) of each physical one, for cd's textual ..
+        java.util.Map<Path, Path> logical = new java.util.LinkedHashMap<>();
+        for (Path f : folders == null ? List.<Path>of() : folders) {
+            logical.put(f, f);
+        }
+        boolean physical = false;
+        String globOptions = null;
+        boolean expandAliases = false;
+        Set<String> aliases = new LinkedHashSet<>();
+        List<String> statements = new ArrayList<>();
+        if (parsed.commands() instanceof Structure.CommandList list) {
+            for (Word w : list.structure.assignments) {
+                String why = environment(w, where);
+                if (why != null && !statements.contains(why)) {
+                    statements.add(why);
+                }
+            }
+        }
+        Set<String> written = new LinkedHashSet<>();
         for (SimpleCommand command : parsed.commands()) {
             CommandModel model = of(command, where);
             model.lineFolders = folders == null ? List.of() : folders;
+            model.also(statements);
             models.add(model);
+            if (globOptions != null) {
+                for (Word w : model.writes.isEmpty() ? model.deletes : concat(model.deletes, model.writes)) {
+                    if (w.literal() && PathResolver.isGlob(w.value())) {
+                        model.also(List.of("the glob " + ShellText.abbreviate(w.value(), 40) + " after " + globOptions
+                                + " changed how globs match"));
+                        break;
+                    }
+                }
+            }
+            if (expandAliases && (aliases.contains(model.program) || aliases.contains(""))) {
+                model.also(List.of("the alias " + (aliases.contains(model.program) ? model.program : "computed")
+                        + " defined in the line runs code that is not read here"));
+            }
+            if (model.program.equals("alias")) {
+                for (Word a : model.command.args()) {
+                    int eq = a.value().indexOf('=');
+                    aliases.add(!a.literal() ? "" : eq > 0 ? a.value().substring(0, eq) : "");
+                }
+            }
+            if (model.program.equals("shopt") && model.command.args().stream().anyMatch(a -> !a.literal()
+                    || a.value().equals("expand_aliases")) && model.command.args().stream().anyMatch(a -> !a.literal()
+                    || a.value().equals("-s"))) {
+                expandAliases = true;
+            }
+            if (model.program.equals("shopt") && model.command.args().stream().anyMatch(a -> a.value().equals("-s")
+                    || !a.literal())) {
+                for (Word a : model.command.args()) {
+                    if (!a.literal() || GLOB_OPTIONS.contains(a.value())) {
+                        globOptions = "`shopt -s " + ShellText.abbreviate(a.value(), 20) + "`";
+                    }
+                }
+            }
+            for (Word run : model.runsFiles()) {
+                if (!written.isEmpty() && run.literal() && wrote(written, run, folders)) {
+                    model.also(List.of("it runs " + ShellText.abbreviate(run.value(), 40) + ", which the line writes "
+                            + "before, with code that cannot be read here"));
+                }
+            }
+            for (Word w : model.writes) {
+                if (w.literal()) {
+                    written.addAll(places(w, folders));
+                    if (Set.of("cp", "mv", "install", "ln", "rsync").contains(model.program)) {
+                        // a folder it copies into: what it copies lands below
+                        places(w, folders).forEach(p -> written.add(p + "/*"));
+                    }
+                }
+            }
+            if (model.program.equals("set")) {
+                physical = physicalAfter(model.command.args(), physical);
+            }
             if (folders != null && Set.of("cd", "pushd", "popd").contains(model.program)) {
-                folders = changeFolder(model, folders, where);
+                logical = changeFolder(model, logical, where, physical);
+                folders = logical == null ? null : List.copyOf(new LinkedHashSet<>(logical.values()));
             }
         }
         return models;
     }
 
-    private static List<Path> changeFolder(CommandModel cd, List<Path> folders, ShellWorkspace where) {
+    /**
+     * The places a literal path may name from the line's folders, as text: each folder joined with it and
+     * {@code ..} taken textually ({@code "/?"} before it when the folders are unknown).
+     */
+    private static Set<String> places(Word w, List<Path> folders) {
+        Set<String> out = new LinkedHashSet<>();
+        String v = w.value();
+        try {
+            for (Path f : folders == null || folders.isEmpty() || v.startsWith("/") ? List.of(Path.of("/?")) : folders) {
+                Path p = v.startsWith("/") ? Path.of(v).normalize() : f.resolve(v).normalize();
+                out.add(p.toString());
+            }
+        } catch (RuntimeException notAPath) {
+            // no path: names nothing written
+        }
+        return out;
+    }
+
+    /**
+     * Whether a file a command runs was written before in the line: the same place, or one in a folder
+     * a copy went into ({@code cp a.sh build/}); where the folder is unknown, a file of the same name.
+     */
+    private static boolean wrote(Set<String> written, Word run, List<Path> folders) {
+        for (String place : places(run, folders)) {
+            int slash = place.lastIndexOf('/');
+            if (written.contains(place) || slash > 0 && written.contains(place.substring(0, slash) + "/*")) {
+                return true;
+            }
+            if (folders == null || place.startsWith("/?/")) {
+                String name = place.substring(slash + 1);
+                if (written.stream().anyMatch(w -> w.endsWith("/" + name))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Interpreters whose first operand is the script they run. */
+    private static final Set<String> INTERPRETERS = Set.of("python", "python2", "python3", "node", "perl", "ruby", "php",
+            "lua", "tclsh", "deno", "bun", "Rscript", "julia", "groovy", "jshell");
+
+    /**
+     * The files it runs as code: the command word when it is a path ({@code ./build/x.sh}), a shell's
+     * script or input redirection, an interpreter's script, what {@code source} or {@code .} read, a
+     * makefile given with {@code make -f}.
+     */
+    List<Word> runsFiles() {
+        List<Word> out = new ArrayList<>();
+        Word name = command.name();
+        List<Word> args = command.args();
+        if (name.literal() && name.value().contains("/")) {
+            out.add(name);
+        }
+        if (Expander.SHELLS.contains(program)) {
+            List<Word> words = new ArrayList<>();
+            words.add(name);
+            words.addAll(args);
+            int script = Expander.invocation(words).script();
+            if (script > 0) {
+                out.add(words.get(script));
+            }
+            for (Redirect r : command.redirects()) {
+                if (r.operator().equals("<")) {
+                    out.add(r.target());
+                }
+            }
+        } else if (INTERPRETERS.contains(program) || program.matches("python3\\.[0-9]+")
+                || program.equals("source") || program.equals(".")) {
+            args.stream().filter(a -> !a.value().startsWith("-")).findFirst().ifPresent(out::add);
+        } else if (program.equals("make") || program.equals("gmake")) {
+            for (int k = 0; k < args.size(); k++) {
+                String v = args.get(k).value();
+                if ((v.equals("-f") || v.matches("--(file|makefile)")) && k + 1 < args.size()) {
+                    out.add(args.get(k + 1));
+                } else if (v.matches("-f.+")) {
+                    out.add(new Word(v.substring(2), args.get(k).literal()));
+                } else if (v.matches("--(file|makefile)=.*")) {
+                    out.add(new Word(v.substring(v.indexOf('=') + 1), args.get(k).literal()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The shell options that change what a glob matches. */
+    private static final Set<String> GLOB_OPTIONS = Set.of("nocaseglob", "dotglob", "extglob", "globstar", "nullglob",
+            "failglob", "nocasematch", "globasciiranges", "globskipdots");
+
+    private static List<Word> concat(List<Word> a, List<Word> b) {
+        List<Word> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /** Adds reasons the line gives (an assignment of its own, an earlier command) to why it cannot be judged. */
+    void also(List<String> reasons) {
+        if (!reasons.isEmpty()) {
+            List<String> all = new ArrayList<>(unjudgeable);
+            reasons.stream().filter(r -> !all.contains(r)).forEach(all::add);
+            unjudgeable = List.copyOf(all);
+        }
+    }
+
+    /**
+     * Variables that make a program run other code, or read another repository, configuration or
+     * library than the line shows: set for a command, passed on by {@code env} or set earlier in the
+     * line, they make what runs unknowable. Every {@code GIT_*} variable counts but {@link #INERT_GIT}.
+     */
+    static final Set<String> ENVIRONMENT = Set.of("EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE",
+            "BROWSER", "SHELL", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
+            "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "CDPATH",
+            "GLOBIGNORE", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH",
+            "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+            "JDK_JAVA_OPTIONS", "MAKEFILES", "HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "SSH_ASKPASS", "GCONV_PATH", "PATH");
+
+    /** Prefixes of such variables. */
+    private static final List<String> ENVIRONMENT_PREFIXES = List.of("GIT_", "BASH_FUNC_", "npm_config_", "NPM_CONFIG_");
+
+    /** git's variables that change no program, repository or configuration it reads. */
+    static final Set<String> INERT_GIT = Set.of("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
+            "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT",
+            "GIT_MERGE_AUTOEDIT", "GIT_OPTIONAL_LOCKS", "GIT_FLUSH", "GIT_PROGRESS_DELAY", "GIT_LFS_SKIP_SMUDGE",
+            "GIT_CURL_VERBOSE", "GIT_REDACT_COOKIES", "GIT_CONFIG_NOSYSTEM", "GIT_ADVICE", "GIT_TRACE",
+            "GIT_TRACE2", "GIT_TRACE_PERFORMANCE", "GIT_TRACE_SETUP", "GIT_TRACE_PACKET", "GIT_TRACE_CURL");
+
+    /** Values of an editor or pager variable that run nothing else: {@code GIT_EDITOR=true}, {@code PAGER=cat}. */
+    private static final Set<String> HARMLESS_PROGRAMS = Set.of("", "cat", "less", "less -R", "less -FRX", "more", "true",
+            ":");
+
+    private static final Set<String> PROGRAM_VARIABLES = Set.of("EDITOR", "VISUAL", "PAGER", "MANPAGER", "GIT_PAGER",
+            "GIT_EDITOR", "GIT_SEQUENCE_EDITOR");
+
+    /**
+     * Why an assignment ({@code NAME=value}) makes what runs unknowable, or null: a variable of
+     * {@link #ENVIRONMENT}, an editor or pager set to more than {@link #HARMLESS_PROGRAMS}, a {@code PATH}
+     * with a folder that is relative, empty, computed or in the workspace (its command words may be the
+     * workspace's files).
+     */
+    static String environment(Word assignment, ShellWorkspace where) {
+        String text = assignment.value();
+        int eq = text.indexOf('=');
+        if (eq <= 0) {
+            return null;
+        }
+        String name = text.substring(0, eq);
+        if (name.endsWith("+")) {
+            name = name.substring(0, name.length() - 1);
+        }
+        String value = text.substring(eq + 1);
+        boolean listed = ENVIRONMENT.contains(name) || ENVIRONMENT_PREFIXES.stream().anyMatch(name::startsWith);
+        if (!listed || INERT_GIT.contains(name) || name.startsWith("GIT_TRACE")) {
+            return null;
+        }
+        if (PROGRAM_VARIABLES.contains(name) && assignment.literal() && HARMLESS_PROGRAMS.contains(value.strip())) {
+            return null;
+        }
+        if (name.equals("PATH") && !pathReachesWorkspace(value, assignment.literal(), where)) {
+            return null;
+        }
+        return "the variable " + name + " is set (" + ShellText.abbreviate(text, 40) + "), which changes what "
+                + "programs run or which repository, configuration or library they read";
+    }
+
+    /** Whether a {@code PATH} value has a folder that is empty, relative, computed or inside the workspace. */
+    private static boolean pathReachesWorkspace(String value, boolean literal, ShellWorkspace where) {
+        String v = literal ? value : value.replace("\"", "");
+        for (String entry : v.split(":", -1)) {
+            if (!literal && (entry.equals("$PATH") || entry.equals("${PATH}"))) {
+                continue;
+            }
+            String e = entry;
+            if (!literal && (e.startsWith("$HOME/") || e.startsWith("${HOME}/")) || e.startsWith("~/")) {
+                if (where == null || where.home().isEmpty()) {
+                    return true;
+                }
+                e = where.home().get() + e.substring(e.indexOf('/'));
+            }
+            if (e.isEmpty() || !e.startsWith("/") || (!literal && (e.contains("$") || e.contains("`")))) {
+                return true;
+            }
+            try {
+                if (where != null && Path.of(e).normalize().startsWith(where.root())) {
+                    return true;
+                }
+            } catch (RuntimeException notAPath) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code set} leaves the shell resolving {@code cd}'s {@code ..} physically ({@code set -P}, {@code set -o physical}). */
+    private static boolean physicalAfter(List<Word> args, boolean physical) {
+        for (int k = 0; k < args.size(); k++) {
+            String v = args.get(k).value();
+            if ((v.equals("-o") || v.equals("+o")) && k + 1 < args.size() && args.get(k + 1).value().equals("physical")) {
+                physical = v.startsWith("-");
+            } else if (v.matches("[-+][a-zA-Z]*P[a-zA-Z]*")) {
+                physical = v.startsWith("-");
+            }
+        }
+        return physical;
+    }
+
+    /**
+     * Where a {@code cd} or {@code pushd} may lead from each folder, as bash goes: logically by default,
+     * {@code ..} taken off the folder's logical path as text before links are followed
+     * ({@code cd build/lnk/..} is {@code build}, wherever {@code lnk} leads), and physically with {@code -P}
+     * or after {@code set -P} (and, where the two differ, both count, as bash falls back to the physical
+     * path when the logical one fails). Keys are logical folders, values where they lead; null when unknown.
+     */
+    private static java.util.Map<Path, Path> changeFolder(CommandModel cd, java.util.Map<Path, Path> folders,
+            ShellWorkspace where, boolean physical) {
         List<Word> to = new ArrayList<>();
         for (Word w : cd.command.args()) {
-            if (!(w.literal() && w.value().matches("-[LPe@]+|--"))) {
+            if (w.literal() && w.value().matches("-[LPe@]+|--")) {
+                String v = w.value();
+                int p = v.lastIndexOf('P');
+                int l = v.lastIndexOf('L');
+                physical = p >= 0 || l >= 0 ? p > l : physical;
+            } else {
                 to.add(w);
             }
         }
@@ -142,15 +431,41 @@ public final class CommandModel {
         } else {
             target = to.get(0).value();
         }
-        Set<Path> next = new LinkedHashSet<>(folders);
-        for (Path from : folders) {
-            PathResolver.Resolution r = PathResolver.resolve(target, from, where.home(), true);
-            if (!r.known() || r.targets().size() != 1) {
+        java.util.Map<Path, Path> next = new java.util.LinkedHashMap<>(folders);
+        for (java.util.Map.Entry<Path, Path> from : folders.entrySet()) {
+            PathResolver.Resolution r = PathResolver.resolve(target, from.getValue(), where.home(), true);
+            boolean known = r.known() && r.targets().size() == 1;
+            if (!known && physical) {
                 return null;
             }
-            next.add(r.targets().get(0).path());
+            Path physicalTarget = known ? r.targets().get(0).path() : null;
+            if (!physical) {
+                String text = target;
+                if (text.startsWith("~")) {
+                    int slash = text.indexOf('/');
+                    if (slash != 1 && text.length() > 1 || where.home().isEmpty()) {
+                        return null;
+                    }
+                    text = where.home().get() + (slash < 0 ? "" : text.substring(slash));
+                }
+                Path logicalTarget;
+                try {
+                    logicalTarget = (text.startsWith("/") ? Path.of(text) : from.getKey().resolve(text)).normalize();
+                } catch (RuntimeException notAPath) {
+                    return null;
+                }
+                PathResolver.Resolution l = PathResolver.resolve(logicalTarget.toString(), Path.of("/"), where.home(), true);
+                if (!l.known() || l.targets().size() != 1) {
+                    return null;
+                }
+                next.put(logicalTarget, l.targets().get(0).path());
+            }
+            if (physicalTarget != null) {
+                // (a physical path that cannot be known, a .. after a folder that does not exist, fails)
+                next.putIfAbsent(physicalTarget, physicalTarget);
+            }
         }
-        return next.size() > MAX_FOLDERS ? null : List.copyOf(next);
+        return next.size() > MAX_FOLDERS ? null : next;
     }
 
     /** The folders it may run in ({@code git -C} taken), or null when one of them cannot be known. */
@@ -210,6 +525,12 @@ public final class CommandModel {
         }
         if (b.privilege == null && PRIVILEGED.contains(b.program)) {
             b.privilege = b.program;
+        }
+        for (Word assignment : command.assignments()) {
+            String why = environment(assignment, where);
+            if (why != null && !b.unjudgeable.contains(why)) {
+                b.unjudgeable(why);
+            }
         }
         b.spell();
         return new CommandModel(b);

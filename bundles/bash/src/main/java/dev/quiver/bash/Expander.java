@@ -25,6 +25,23 @@ final class Expander {
      * @param depth how many {@code bash -c}/{@code eval} strings deep these words are
      */
     static void emit(Sink sink, List<Word> words, List<Redirect> redirects, List<String> wrappers, int depth) {
+        emit(sink, words, redirects, wrappers, depth, List.of());
+    }
+
+    /** As {@link #emit(Sink, List, List, List, int)} for a command run with {@code assignments} before its command word. */
+    static void emit(Sink sink, List<Word> words, List<Redirect> redirects, List<String> wrappers, int depth,
+            List<Word> assignments) {
+        List<Word> before = sink.pendingAssignments;
+        sink.pendingAssignments = new ArrayList<>(assignments);
+        try {
+            emitWords(sink, words, redirects, wrappers, depth);
+        } finally {
+            sink.pendingAssignments = before;
+        }
+    }
+
+    private static void emitWords(Sink sink, List<Word> words, List<Redirect> redirects, List<String> wrappers,
+            int depth) {
         List<String> wr = new ArrayList<>(wrappers);
         List<Word> cmd = words;
         while (!cmd.isEmpty() && cmd.get(0).literal()) {
@@ -33,6 +50,13 @@ final class Expander {
                 break; // a program of the workspace (./script, bin/timeout), not the wrapper of that name
             }
             String base = ShellText.baseName(cmd.get(0));
+            if (base.equals("coproc")) {
+                cmd = coprocBody(cmd);
+                if (cmd.size() > 1 && !cmd.get(1).literal() && cmd.size() > 2 && cmd.get(2).literal()
+                        && cmd.get(2).value().equals("{")) {
+                    sink.unjudgeable("a coprocess of computed name " + Getopt.show(cmd.get(1)));
+                }
+            }
             Wrappers.Read read = Wrappers.read(base, cmd);
             if (read == null) {
                 break;
@@ -40,6 +64,7 @@ final class Expander {
             switch (read.kind()) {
                 case RUNS -> {
                     wr.add(base);
+                    passedOn(sink, base, cmd.subList(1, Math.max(1, cmd.size() - read.command().size())));
                     cmd = read.command();
                     continue;
                 }
@@ -102,6 +127,48 @@ final class Expander {
             return;
         }
         sink.add(name, args, redirects, wr, depth);
+    }
+
+    /**
+     * The assignments a wrapper passes on to its command ({@code env A=1 cmd}, {@code sudo A=1 cmd}), kept
+     * with the command; a wrapper that runs its command in another folder ({@code env -C DIR},
+     * {@code sudo -D DIR}) makes the line unjudgeable, as that folder is not followed.
+     */
+    private static void passedOn(Sink sink, String wrapper, List<Word> words) {
+        List<Word> pending = new ArrayList<>(sink.pendingAssignments);
+        for (Word w : words) {
+            String v = w.value();
+            if (isAssignment(v)) {
+                pending.add(w);
+            }
+            boolean env = wrapper.equals("env") && (v.matches("-[a-zA-Z0-9]*C.*") || v.matches("--ch(d(i(r)?)?)?(=.*)?"));
+            boolean sudo = wrapper.equals("sudo") && (v.matches("-[a-zA-Z]*D.*") || v.matches("--chd(i(r)?)?(=.*)?"));
+            if (env || sudo) {
+                sink.unjudgeable("`" + wrapper + " " + ShellText.abbreviate(v, 40)
+                        + "` runs its command in another folder, whose paths are not followed");
+            }
+        }
+        sink.pendingAssignments = pending;
+    }
+
+    /**
+     * {@code coproc NAME { body; }} and {@code coproc { body; }}, which the grammar reads as a command
+     * named {@code NAME} or {@code {}: the coprocess runs the body, so its first command is the one
+     * the words start (the body's later commands are read as commands of their own).
+     */
+    private static List<Word> coprocBody(List<Word> cmd) {
+        int k = 1;
+        if (k + 1 < cmd.size() && cmd.get(k).literal() && cmd.get(k).value().matches("[A-Za-z_][A-Za-z0-9_]*")
+                && cmd.get(k + 1).literal() && cmd.get(k + 1).value().equals("{")) {
+            k++;
+        }
+        if (k < cmd.size() && cmd.get(k).literal() && cmd.get(k).value().equals("{")) {
+            List<Word> out = new ArrayList<>();
+            out.add(cmd.get(0));
+            out.addAll(cmd.subList(k + 1, cmd.size()));
+            return out;
+        }
+        return cmd;
     }
 
     /** At most this many guesses at what a wrapper that cannot be read runs. */

@@ -195,6 +195,7 @@ final class PlainCommand {
         skipBlanks();
         List<Word> words = new ArrayList<>();
         List<Redirect> redirects = new ArrayList<>();
+        List<Word> assignments = new ArrayList<>();
         while (pos < source.length()) {
             char c = peek();
             if (blank(c)) {
@@ -225,6 +226,7 @@ final class PlainCommand {
                 return -1; // a redirection touching a word: the grammar reads -2>x as descriptor -2
             }
             if (words.isEmpty() && Expander.isAssignment(word)) {
+                assignments.add(Word.literal(ShellText.unquote(word)));
                 continue;
             }
             if (words.isEmpty() && (NOT_PLAIN.contains(word) || word.startsWith("-"))) {
@@ -236,7 +238,7 @@ final class PlainCommand {
             return -1;
         }
         int before = sink.size();
-        Expander.emit(sink, words, redirects, List.of(), depth);
+        Expander.emit(sink, words, redirects, List.of(), depth, assignments);
         if (!redirects.isEmpty() && sink.size() - before > 1) {
             // find -exec, bash -c: which of the commands run get the redirections depends on how
             // the grammar nests the statement; left to it

@@ -143,6 +143,9 @@ public final class ShellParser {
             sink.unjudgeable("text that is not valid UTF-8 (a lone surrogate or U+FFFD)");
             source = replaceUnpaired(source);
         }
+        if (source.indexOf("\\\n") >= 0) {
+            source = joinContinuations(source);
+        }
         if (source.isBlank() || PlainCommand.split(source, depth, sink)) {
             return sink;
         }
@@ -153,7 +156,111 @@ public final class ShellParser {
         return parseWithTree(source, depth, sink);
     }
 
+    /**
+     * The line as bash reads it: a backslash before a line break outside single quotes, comments and
+     * the bodies of here-documents with a quoted delimiter is removed with the line break before the
+     * line is split into words ({@code r\⏎m -rf sr\⏎c} is {@code rm -rf src}); the grammar reads such a
+     * backslash as the end of a word.
+     */
+    static String joinContinuations(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        List<String[]> pending = new java.util.ArrayList<>(); // here-documents: delimiter, quoted, dash
+        int n = s.length();
+        int i = 0;
+        boolean dq = false;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < n) {
+                if (s.charAt(i + 1) != '\n') {
+                    out.append(c).append(s.charAt(i + 1));
+                }
+                i += 2;
+            } else if (dq) {
+                dq = c != '"';
+                out.append(c);
+                i++;
+            } else if (c == '"') {
+                dq = true;
+                out.append(c);
+                i++;
+            } else if (c == '\'') {
+                boolean ansi = i > 0 && s.charAt(i - 1) == '$';
+                int k = i + 1;
+                while (k < n && s.charAt(k) != '\'') {
+                    k += ansi && s.charAt(k) == '\\' ? 2 : 1;
+                }
+                k = Math.min(k + 1, n);
+                out.append(s, i, k);
+                i = k;
+            } else if (c == '#' && (i == 0 || " \t\n;&|()".indexOf(s.charAt(i - 1)) >= 0)) {
+                int k = s.indexOf('\n', i);
+                k = k < 0 ? n : k;
+                out.append(s, i, k);
+                i = k;
+            } else if (c == '<' && s.startsWith("<<", i) && !s.startsWith("<<<", i)) {
+                int k = i + 2;
+                boolean dash = k < n && s.charAt(k) == '-';
+                k += dash ? 1 : 0;
+                while (k < n && (s.charAt(k) == ' ' || s.charAt(k) == '\t')) {
+                    k++;
+                }
+                int startWord = k;
+                while (k < n && " \t\n;&|()<>".indexOf(s.charAt(k)) < 0) {
+                    k++;
+                }
+                String word = s.substring(startWord, k);
+                boolean quoted = word.indexOf('\'') >= 0 || word.indexOf('"') >= 0 || word.indexOf('\\') >= 0;
+                if (!word.isEmpty()) {
+                    pending.add(new String[] {ShellText.unquote(word), quoted ? "q" : "", dash ? "-" : ""});
+                }
+                out.append(s, i, k);
+                i = k;
+            } else if (c == '\n' && !pending.isEmpty()) {
+                out.append(c);
+                i++;
+                for (String[] doc : pending) {
+                    while (i < n) {
+                        int end = s.indexOf('\n', i);
+                        end = end < 0 ? n : end;
+                        String line = s.substring(i, end);
+                        if (doc[1].isEmpty() && line.endsWith("\\") && end < n) {
+                            // an unquoted body: the continuation joins its lines (the delimiter is looked for after)
+                            out.append(line, 0, line.length() - 1);
+                            i = end + 1;
+                            continue;
+                        }
+                        out.append(s, i, Math.min(end + 1, n));
+                        i = Math.min(end + 1, n);
+                        String bare = doc[2].isEmpty() ? line : line.replaceFirst("^\t+", "");
+                        if (bare.equals(doc[0])) {
+                            break;
+                        }
+                    }
+                }
+                pending.clear();
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
     private static final String TOO_LARGE = "more than " + (MAX_BYTES >> 20) + " MiB of text";
+
+    /** Where an ERROR of a lone {@code <<} is followed by a {@code <}: a here-string the grammar could not read. */
+    private static void hereStringErrors(Node n, byte[] bytes, List<Integer> spots, int level) {
+        if (level > MAX_TREE_DEPTH + 8) {
+            return;
+        }
+        if (n.type.equals("ERROR") && n.children.length == 1 && n.children[0].type.equals("<<") && n.end() == n.start + 2
+                && n.end() < bytes.length && bytes[n.end()] == '<') {
+            spots.add(n.end());
+        }
+        for (Node c : n.children) {
+            hereStringErrors(c, bytes, spots, level + 1);
+        }
+    }
 
     /** The grammar's reading of a line that passed the checks of {@link #analyse}, into {@code sink}. */
     static Sink parseWithTree(String source, int depth, Sink sink) {
@@ -162,6 +269,7 @@ public final class ShellParser {
         Node root = null;
         TSTree tree = null;
         boolean treeSitter = true;
+        java.util.Set<Integer> hereStrings = java.util.Set.of();
         try {
             tree = Trees.parse(bytes, BUDGET_NANOS);
             if (tree != null) {
@@ -169,6 +277,30 @@ public final class ShellParser {
                 root = TreeReader.read(tree, Trees.language(), MAX_NODES, MAX_TREE_DEPTH, deadline, truncated);
                 if (root != null && truncated[0]) {
                     sink.unjudgeable("a syntax tree deeper than " + MAX_TREE_DEPTH + " levels");
+                }
+                if (root != null && !truncated[0] && tree.getRootNode().hasError() && source.contains("<<<")) {
+                    // the grammar cannot read a here-string after a file redirection (cat > f <<< hi): read
+                    // the line with each such <<< as <, marked, when that leaves no other error
+                    List<Integer> spots = new java.util.ArrayList<>();
+                    hereStringErrors(root, bytes, spots, 0);
+                    if (!spots.isEmpty()) {
+                        byte[] fixed = bytes.clone();
+                        for (int s : spots) {
+                            fixed[s - 2] = ' ';
+                            fixed[s - 1] = ' ';
+                        }
+                        TSTree again = Trees.parse(fixed, BUDGET_NANOS);
+                        if (again != null && !again.getRootNode().hasError()) {
+                            boolean[] cut = new boolean[1];
+                            Node read = TreeReader.read(again, Trees.language(), MAX_NODES, MAX_TREE_DEPTH, deadline, cut);
+                            if (read != null && !cut[0]) {
+                                tree = again;
+                                root = read;
+                                bytes = fixed;
+                                hereStrings = java.util.Set.copyOf(spots);
+                            }
+                        }
+                    }
                 }
                 if (root != null && tree.getRootNode().hasError()) {
                     sink.unjudgeable(SYNTAX);
@@ -188,7 +320,7 @@ public final class ShellParser {
             FallbackLexer.split(source, depth, sink);
             return sink;
         }
-        new Walker(bytes, depth, sink).visit(root, 0);
+        new Walker(bytes, depth, sink, hereStrings).visit(root, 0);
         java.lang.ref.Reference.reachabilityFence(tree);
         return sink;
     }

@@ -31,14 +31,24 @@ import java.util.Objects;
  *     {@code sudo}, {@code doas}, {@code su} and {@code runuser} appear as {@code "sudo"}, {@code "doas"},
  *     {@code "su -c"}, {@code "runuser"}, {@code "runuser -c"}, or {@code "su"}/{@code "runuser"} before
  *     {@code "sh -s"}
+ * @param assignments the variable assignments it runs with, as written ({@code NAME=value}): those
+ *     before the command word ({@code GIT_DIR=x git status}) and those a wrapper passes on
+ *     ({@code env GIT_DIR=x git status}, {@code sudo EDITOR=x visudo})
  */
-public record SimpleCommand(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers) {
+public record SimpleCommand(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers,
+        List<Word> assignments) {
 
     public SimpleCommand {
         Objects.requireNonNull(name, "name");
         args = List.copyOf(args);
         redirects = List.copyOf(redirects);
         wrappers = List.copyOf(wrappers);
+        assignments = List.copyOf(assignments);
+    }
+
+    /** A simple command without assignments. */
+    public SimpleCommand(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers) {
+        this(name, args, redirects, wrappers, List.of());
     }
 
     /** "name arg1 arg2" with literal values joined by single spaces, for rule matching. */
@@ -65,7 +75,7 @@ public record SimpleCommand(Word name, List<Word> args, List<Redirect> redirects
 
     @Override
     public String toString() {
-        return (wrappers.isEmpty() ? "" : wrappers + " ") + name + (args.isEmpty() ? "" : " " + args)
+        return (wrappers.isEmpty() ? "" : wrappers + " ") + (assignments.isEmpty() ? "" : assignments + " ") + name + (args.isEmpty() ? "" : " " + args)
                 + (redirects.isEmpty() ? "" : " " + redirects);
     }
 }

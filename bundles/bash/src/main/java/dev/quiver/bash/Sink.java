@@ -16,6 +16,8 @@ final class Sink {
         final int depth;
         /** A wrapper run without a command that starts a shell reading its standard input ({@code sudo -s}, {@code su}). */
         final boolean shell;
+        /** The assignments it runs with (see {@link SimpleCommand#assignments()}). */
+        List<Word> assignments = List.of();
 
         Cmd(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers, int depth, boolean shell) {
             this.name = name;
@@ -27,7 +29,7 @@ final class Sink {
         }
 
         SimpleCommand build() {
-            return new SimpleCommand(name, args, redirects, wrappers);
+            return new SimpleCommand(name, args, redirects, wrappers, assignments);
         }
     }
 
@@ -37,6 +39,10 @@ final class Sink {
     final List<Structure.Stage> backgrounds = new ArrayList<>();
     /** Why the line cannot be judged (see {@link ParsedCommand#unjudgeable()}), each reason once. */
     final List<String> reasons = new ArrayList<>();
+    /** Assignments that are statements of their own or declarations ({@code X=1;}, {@code export X=1}), which later commands may see. */
+    final List<Word> assignments = new ArrayList<>();
+    /** Assignments for the next command {@link #add}ed (before its command word, or passed on by a wrapper). */
+    List<Word> pendingAssignments = List.of();
 
     /** More reasons than this are not kept: the first ones already say why, and a line cannot grow the list without bound. */
     private static final int MAX_REASONS = 16;
@@ -57,11 +63,12 @@ final class Sink {
     }
 
     /** Where a sink stands, to go back to with {@link #rollBack}. */
-    record Mark(int cmds, int pipelines, int functions, int backgrounds, int reasons) {
+    record Mark(int cmds, int pipelines, int functions, int backgrounds, int reasons, int assignments) {
     }
 
     Mark mark() {
-        return new Mark(cmds.size(), pipelines.size(), functions.size(), backgrounds.size(), reasons.size());
+        return new Mark(cmds.size(), pipelines.size(), functions.size(), backgrounds.size(), reasons.size(),
+                assignments.size());
     }
 
     /** Forgets everything added since {@code mark}. */
@@ -71,6 +78,8 @@ final class Sink {
         functions.subList(mark.functions(), functions.size()).clear();
         backgrounds.subList(mark.backgrounds(), backgrounds.size()).clear();
         reasons.subList(mark.reasons(), reasons.size()).clear();
+        assignments.subList(mark.assignments(), assignments.size()).clear();
+        pendingAssignments = List.of();
     }
 
     void add(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers, int depth) {
@@ -78,7 +87,9 @@ final class Sink {
     }
 
     void add(Word name, List<Word> args, List<Redirect> redirects, List<String> wrappers, int depth, boolean shell) {
-        cmds.add(new Cmd(name, List.copyOf(args), redirects, List.copyOf(wrappers), depth, shell));
+        Cmd cmd = new Cmd(name, List.copyOf(args), redirects, List.copyOf(wrappers), depth, shell);
+        cmd.assignments = List.copyOf(pendingAssignments);
+        cmds.add(cmd);
     }
 
     void addPipeline(List<Structure.Stage> stages) {
@@ -99,6 +110,10 @@ final class Sink {
             }
             Cmd copy = new Cmd(c.name, c.args, c.redirects, wrappers, c.depth, c.shell);
             copy.redirects.addAll(redirects);
+            // a string a command runs (bash -c, eval) runs with that command's assignments
+            List<Word> assignments = new ArrayList<>(pendingAssignments);
+            assignments.addAll(c.assignments);
+            copy.assignments = List.copyOf(assignments);
             cmds.add(copy);
         }
         for (Structure.Pipeline p : inner.pipelines) {
@@ -112,6 +127,7 @@ final class Sink {
             backgrounds.add(new Structure.Stage(s.start() + offset, s.end() + offset));
         }
         functions.addAll(inner.functions);
+        assignments.addAll(inner.assignments);
         inner.reasons.forEach(this::unjudgeable);
     }
 
@@ -132,8 +148,8 @@ final class Sink {
         for (Cmd c : cmds) {
             list.add(c.build());
         }
-        Structure structure = pipelines.isEmpty() && functions.isEmpty()
-                ? Structure.EMPTY : new Structure(pipelines, functions);
+        Structure structure = pipelines.isEmpty() && functions.isEmpty() && assignments.isEmpty()
+                ? Structure.EMPTY : new Structure(pipelines, functions, assignments);
         return new ParsedCommand(source, new Structure.CommandList(list, structure), reasons);
     }
 }

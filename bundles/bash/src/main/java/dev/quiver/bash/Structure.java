@@ -11,7 +11,7 @@ import java.util.RandomAccess;
  */
 final class Structure {
 
-    static final Structure EMPTY = new Structure(List.of(), List.of());
+    static final Structure EMPTY = new Structure(List.of(), List.of(), List.of());
 
     /** The commands of one pipeline stage, {@code [start, end)}; a stage may hold several (a group, substitutions). */
     record Stage(int start, int end) {
@@ -33,10 +33,13 @@ final class Structure {
 
     final List<Pipeline> pipelines;
     final List<Function> functions;
+    /** Assignments that are statements of their own or declarations ({@code PATH=x:$PATH;}, {@code export GIT_DIR=x}). */
+    final List<Word> assignments;
 
-    Structure(List<Pipeline> pipelines, List<Function> functions) {
+    Structure(List<Pipeline> pipelines, List<Function> functions, List<Word> assignments) {
         this.pipelines = List.copyOf(pipelines);
         this.functions = List.copyOf(functions);
+        this.assignments = List.copyOf(assignments);
     }
 
     /** The parser's immutable command list, which also carries the structure. */

@@ -39,10 +39,18 @@ final class Walker {
     private Node droppedFor;
     private List<Word> dropped = List.of();
 
+    /** Where a {@code <} redirection stands for a here-string the grammar could not read ({@link ShellParser}). */
+    private final java.util.Set<Integer> hereStrings;
+
     Walker(byte[] src, int depth, Sink sink) {
+        this(src, depth, sink, java.util.Set.of());
+    }
+
+    Walker(byte[] src, int depth, Sink sink, java.util.Set<Integer> hereStrings) {
         this.src = src;
         this.depth = depth;
         this.sink = sink;
+        this.hereStrings = hereStrings;
     }
 
     private String text(Node n) {
@@ -88,6 +96,11 @@ final class Walker {
         }
         switch (type) {
             case "command" -> command(n, new Redirs(), level);
+            case "variable_assignment" -> {
+                // a statement of its own (X=1;) or a declaration's (export X=1): later commands may see it
+                sink.assignments.add(word(n));
+                children(n, level);
+            }
             case "declaration_command", "unset_command" -> declaration(n, level);
             case "redirected_statement" -> redirected(n, level);
             case "function_definition" -> function(n, level);
@@ -143,13 +156,24 @@ final class Walker {
         final List<Node> nodes = new ArrayList<>();
     }
 
+    /** One node as one word. */
+    private Word word(Node n) {
+        Words w = new Words();
+        w.add(n);
+        return w.words().get(0);
+    }
+
     private void command(Node n, Redirs outer, int level) {
         Words words = new Words();
         Redirs r = new Redirs();
+        List<Word> assignments = new ArrayList<>();
         int previousEnd = -1;
         for (Node c : n.children) {
             String field = c.field;
-            if ("name".equals(field) || "argument".equals(field)) {
+            if (c.type.equals("variable_assignment") && words.words().isEmpty()) {
+                words.breakRun();
+                assignments.add(word(c));
+            } else if ("name".equals(field) || "argument".equals(field)) {
                 if (endsLine(previousEnd, c)) {
                     Expander.emit(sink, words.words(), List.of(), List.of(), depth);
                     words = new Words();
@@ -171,10 +195,12 @@ final class Walker {
         list.addAll(outer.extraArgs);
         List<Redirect> redirects = new ArrayList<>(r.list);
         redirects.addAll(outer.list);
-        Expander.emit(sink, list, redirects, List.of(), depth);
+        Expander.emit(sink, list, redirects, List.of(), depth, assignments);
         for (Node c : n.children) {
             String type = c.type;
-            if (!type.equals("heredoc_redirect") && !type.equals("file_redirect") && !type.equals("herestring_redirect")) {
+            if (type.equals("variable_assignment")) {
+                children(c, level + 1);
+            } else if (!type.equals("heredoc_redirect") && !type.equals("file_redirect") && !type.equals("herestring_redirect")) {
                 visit(c, type, level + 1);
             }
         }
@@ -224,6 +250,8 @@ final class Walker {
                 Word target = words.isEmpty() ? Word.literal("") : words.get(0);
                 if (op == null) {
                     op = ">";
+                } else if (op.equals("<") && hereStrings.contains(n.start)) {
+                    op = "<<<";
                 } else if (op.equals(">&-") || op.equals("<&-")) {
                     op = op.substring(0, 2);
                     target = Word.literal("-");

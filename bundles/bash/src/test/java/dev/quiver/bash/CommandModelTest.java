@@ -2,6 +2,7 @@ package dev.quiver.bash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -240,5 +241,28 @@ class CommandModelTest {
         assertEquals(List.of(), line.get(1).outside(where));
         assertEquals(List.of("~/.bashrc"), values(CommandModel.line(ShellParser.parse("echo x >> ~/.bashrc"), where)
                 .get(0).outside(where)));
+    }
+
+    @Test
+    void cdTakesDotDotOffTheLogicalPathUnlessPhysical() throws Exception {
+        Files.createDirectories(temp.resolve("src"));
+        Files.createDirectories(temp.resolve("build/sub"));
+        Files.createSymbolicLink(temp.resolve("build/sub/lnk"), Path.of("../../src"));
+        ShellWorkspace where = workspace(null);
+        Path real = temp.toRealPath();
+        List<CommandModel> line = CommandModel.line(ShellParser.parse("cd build/sub/lnk/.. && rm -rf lnk/"), where);
+        assertTrue(line.get(1).folders(where).stream().anyMatch(f -> f.toString().endsWith("build/sub")),
+                "bash's cd takes .. off the text: " + line.get(1).folders(where));
+        List<CommandModel> chained = CommandModel.line(ShellParser.parse("cd build/sub/lnk && cd .. && rm -rf lnk/"), where);
+        assertTrue(chained.get(2).folders(where).stream().anyMatch(f -> f.toString().endsWith("build/sub")),
+                "the logical folder is kept between cds: " + chained.get(2).folders(where));
+        List<CommandModel> physical = CommandModel.line(ShellParser.parse("cd -P build/sub/lnk/.. && rm -rf lnk/"), where);
+        assertTrue(physical.get(1).folders(where).stream().noneMatch(f -> f.toString().endsWith("build/sub")),
+                "cd -P follows the link first: " + physical.get(1).folders(where) + " in " + real);
+        List<CommandModel> set = CommandModel.line(ShellParser.parse("set -P; cd build/sub/lnk/.. && rm -rf lnk/"), where);
+        assertTrue(set.get(2).folders(where).stream().noneMatch(f -> f.toString().endsWith("build/sub")));
+        String refused = CommandGuard.refusal(ShellParser.parse("cd build/sub/lnk/.. && rm -rf lnk/"),
+                CommandGuardTest.workspace(temp, null, p -> p.startsWith(temp.resolve("build")))).orElse(null);
+        assertNotNull(refused, "rm -rf lnk/ in build/sub deletes src through the link");
     }
 }

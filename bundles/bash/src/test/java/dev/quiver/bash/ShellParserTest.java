@@ -259,10 +259,22 @@ class ShellParserTest {
     }
 
     @Test
-    void leadingAssignmentsAreDropped() {
+    void leadingAssignmentsAreKeptBesideTheCommand() {
         SimpleCommand c = only("FOO=1 BAR=\"a b\" make test");
         assertEquals("make test", c.text());
         assertEquals(List.of(), c.wrappers());
+        assertEquals(List.of(Word.literal("FOO=1"), Word.literal("BAR=a b")), c.assignments());
+        SimpleCommand e = only("env -i A=1 B=$x git status");
+        assertEquals(List.of("A=1", "B=$x"), e.assignments().stream().map(Word::value).toList());
+    }
+
+    /** As {@link #wraps}, for a wrapper that runs its command in another folder: the line cannot be judged. */
+    private static void wrapsInAnotherFolder(String line, List<String> wrappers, String text) {
+        ParsedCommand parsed = ShellParser.parse(line);
+        assertEquals(1, parsed.unjudgeable().size(), line);
+        assertTrue(parsed.unjudgeable().get(0).contains("another folder"), line);
+        assertEquals(wrappers, parsed.commands().get(0).wrappers(), line);
+        assertEquals(text, parsed.commands().get(0).text(), line);
     }
 
     /** A line, the wrappers its one command is found behind, and that command's text. */
@@ -329,10 +341,10 @@ class ShellParserTest {
         wraps("sg wheel 'rm x'", List.of("sg -c"), "rm x");
         wraps("sg - wheel -c 'rm x'", List.of("sg -c"), "rm x");
         wraps("firejail --net=none --private rm x", List.of("firejail"), "rm x");
-        wraps("env -u HOME -C /tmp A=1 rm x", List.of("env"), "rm x");
-        wraps("env --chdir /tmp - A=1 rm x", List.of("env"), "rm x");
-        wraps("sudo -u root -g wheel -D /tmp A=1 -E rm x", List.of("sudo"), "rm x");
-        wraps("sudo --user=root --chdir /tmp rm x", List.of("sudo"), "rm x");
+        wrapsInAnotherFolder("env -u HOME -C /tmp A=1 rm x", List.of("env"), "rm x");
+        wrapsInAnotherFolder("env --chdir /tmp - A=1 rm x", List.of("env"), "rm x");
+        wrapsInAnotherFolder("sudo -u root -g wheel -D /tmp A=1 -E rm x", List.of("sudo"), "rm x");
+        wrapsInAnotherFolder("sudo --user=root --chdir /tmp rm x", List.of("sudo"), "rm x");
         wraps("sudo -h build01 -u root rm x", List.of("sudo"), "rm x");
         wraps("/usr/bin/sudo -- rm x", List.of("sudo"), "rm x");
         wraps("command -p -- rm x", List.of("command"), "rm x");
