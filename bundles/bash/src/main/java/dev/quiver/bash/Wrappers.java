@@ -84,6 +84,12 @@ final class Wrappers {
     private static final Getopt FLOCK = Getopt.closed("+s|shared e x|exclusive n|nonblocking|nb o|close F|no-fork "
             + "u|unlock w|timeout|wait= E|conflict-exit-code= h|help V|version verbose fcntl start= length=");
     private static final Getopt SETSID = Getopt.closed("+c|ctty f|fork w|wait h|help V|version");
+    private static final Getopt NSENTER = Getopt.closed("+a|all t|target= mount=?|m uts=?|u ipc=?|i net=?|n pid=?|p "
+            + "cgroup=?|C user=?|U time=?|T S|setuid= G|setgid= preserve-credentials keep-caps r|root=? w|wd=? "
+            + "W|wdns= e|env F|no-fork Z|follow-context c|join-cgroup user-parent h|help V|version");
+    private static final Getopt SETPRIV = Getopt.closed("+d|dump nnp|no-new-privs inh-caps= ambient-caps= bounding-set= "
+            + "ruid= euid= rgid= egid= reuid= regid= clear-groups keep-groups init-groups groups= securebits= "
+            + "pdeathsig= selinux-label= apparmor-profile= landlock-access= landlock-rule= reset-env h|help V|version");
     private static final Getopt TASKSET = Getopt.closed("+a|all-tasks p|pid c|cpu-list h|help V|version");
     private static final Getopt CHRT = Getopt.closed("+a|all-tasks b|batch d|deadline D|sched-deadline= e|ext f|fifo "
             + "i|idle p|pid h|help m|max o|other P|sched-period= T|sched-runtime= r|rr R|reset-on-fork v|verbose "
@@ -164,6 +170,8 @@ final class Wrappers {
                     r.has("-c") ? "CPU list" : "CPU mask", Kind.UNREADABLE).read(words, r), "-h", "-V", "-p")),
             Map.entry("chrt", with(CHRT, positional(INTEGER, "priority", Kind.UNREADABLE), "-h", "-V", "-p", "-m")),
             Map.entry("unshare", with(UNSHARE, command(Kind.SHELL), "-h", "-V")),
+            Map.entry("nsenter", with(NSENTER, command(Kind.SHELL), "-h", "-V")),
+            Map.entry("setpriv", with(SETPRIV, command(Kind.UNREADABLE), "-h", "-V", "-d")),
             Map.entry("chroot", with(CHROOT, positional(null, "new root", Kind.SHELL), "--help", "--version")),
             Map.entry("script", with(SCRIPT, Wrappers::script, "-h", "-V")),
             Map.entry("su", with(SU, Wrappers::su, "-h", "-V")),

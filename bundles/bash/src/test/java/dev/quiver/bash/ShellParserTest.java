@@ -297,6 +297,10 @@ class ShellParserTest {
         wraps("flock /tmp/l --command 'rm x'", List.of("flock -c"), "rm x");
         wraps("setsid -f -w rm x", List.of("setsid"), "rm x");
         wraps("setsid --fork --ctty rm x", List.of("setsid"), "rm x");
+        wraps("nsenter -t 1 -m -u rm x", List.of("nsenter"), "rm x");
+        wraps("nsenter --target=1 --mount --wd=/ rm x", List.of("nsenter"), "rm x");
+        wraps("setpriv --nnp --reuid=1000 --clear-groups rm x", List.of("setpriv"), "rm x");
+        wraps("setpriv --no-new --inh-caps=-all rm x", List.of("setpriv"), "rm x");
         wraps("taskset 0x3 rm x", List.of("taskset"), "rm x");
         wraps("taskset -a -c 0-2,4 rm x", List.of("taskset"), "rm x");
         wraps("taskset --cpu-list 1 rm x", List.of("taskset"), "rm x");
@@ -384,6 +388,8 @@ class ShellParserTest {
         unreadable("taskset zz rm -rf src", "taskset");
         unreadable("chrt -f high rm -rf src", "chrt");
         unreadable("setsid", "setsid");
+        unreadable("nsenter --frob rm -rf src", "nsenter");
+        unreadable("setpriv", "setpriv");
         unreadable("nohup -x rm -rf src", "nohup");
         unreadable("runuser -u root rm -rf src", "runuser"); // runuser reads -rf as its own options
         unreadable("runuser -u root -c 'rm x'", "runuser");
