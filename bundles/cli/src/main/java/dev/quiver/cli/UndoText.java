@@ -2,10 +2,15 @@ package dev.quiver.cli;
 
 import dev.quiver.api.host.Checkpoint;
 import dev.quiver.api.host.UndoReport;
+import dev.quiver.cli.terminal.Printable;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An undo's report and the undoable turns as lines, the same for {@code quiver undo} and {@code /undo}. */
+/**
+ * An undo's report and the undoable turns as lines, the same for {@code quiver undo} and {@code /undo}.
+ * File names come from the repository, so every line shows its control characters instead of sending
+ * them to the terminal: a name cannot clear the screen or forge a line of the preview a person approves.
+ */
 public final class UndoText {
 
     private UndoText() {
@@ -45,7 +50,7 @@ public final class UndoText {
             lines.add("Not undone:");
             report.notes().forEach(note -> lines.add("  " + note));
         }
-        return lines;
+        return shown(lines);
     }
 
     /** The undoable turns, newest first, with {@code #} the number {@code --to} takes. */
@@ -57,7 +62,11 @@ public final class UndoText {
                     Output.TIME.format(checkpoint.started()), checkpoint.session(), checkpoint.turn(),
                     checkpoint.changedFiles(), String.join(", ", checkpoint.calls())));
         }
-        return lines;
+        return shown(lines);
+    }
+
+    private static List<String> shown(List<String> lines) {
+        return lines.stream().map(Printable::visible).toList();
     }
 
     private static String count(int n, String noun) {

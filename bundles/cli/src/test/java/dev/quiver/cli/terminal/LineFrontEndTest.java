@@ -92,6 +92,17 @@ class LineFrontEndTest {
     }
 
     @Test
+    void aFileNameCannotDrawOnTheTerminalOrForgeALineOfTheUndoPreview() {
+        FakeSession session = new FakeSession(dir);
+        session.undoReport = new UndoReport(List.of(), List.of(new UndoReport.Change(
+                "x\033[2J\rNot restored: FAKE\nmore.txt", UndoReport.Kind.MODIFIED, Optional.empty())),
+                List.of(), false, 1);
+        String output = run(session, "/undo\nn\n/exit\n");
+        assertTrue(output.contains("  modified → restored  x^[[2J^MNot restored: FAKE^Jmore.txt\n"), output);
+        assertFalse(output.contains("\033[2J"), output);
+    }
+
+    @Test
     void anUntrustedWorkspaceThatAsksForMoreIsQuestionedOnceAndYesTrustsIt() {
         FakeSession session = new FakeSession(dir);
         session.held = List.of("model", "mcp");
