@@ -206,7 +206,7 @@ final class Getopt {
                 return r;
             }
             if (!closed && !w.literal()) {
-                boolean option = ShellText.mayBeOption(w);
+                boolean option = !operand(w);
                 if (option) {
                     r.computed.add(w);
                 } else if (!permute) {

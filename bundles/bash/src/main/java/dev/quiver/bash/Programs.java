@@ -420,7 +420,7 @@ final class Programs {
                     || a.value().equals(","))) {
                 break;
             }
-            if (ShellText.mayBeOption(a)) {
+            if (!Getopt.operand(a)) {
                 computed.add(a); // a starting point, or the expression's first word
             }
             roots.add(a);
