@@ -197,8 +197,9 @@ final class ShellText {
     }
 
     /**
-     * Whether a computed word may become several words: an expansion outside double quotes is split
-     * on blanks, and {@code "$@"} or {@code "${a[@]}"} gives one word per element.
+     * Whether a word may become several words or none when it runs: an expansion outside double
+     * quotes is split on blanks (and may be empty), and inside them {@code "$@"}, {@code "${@}"},
+     * {@code "${@:2}"} or {@code "${a[@]}"} gives one word per element.
      */
     static boolean maySplit(Word word) {
         if (word.literal()) {
