@@ -70,7 +70,7 @@ public final class CommandModel {
     private final String text;
     private final List<String> spellings;
     /** The folder it works in relative to the line's ({@code git -C x}); "" for the same; null when computed. */
-    final String folder;
+    private final String folder;
     /** The folders the line may be in when it runs (after the {@code cd}s before it), empty when unknown; null outside {@link #line}. */
     private List<Path> lineFolders;
 

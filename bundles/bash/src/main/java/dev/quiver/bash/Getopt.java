@@ -50,7 +50,6 @@ final class Getopt {
         /** The operands' indexes in {@link #words}. */
         final List<Integer> positions = new ArrayList<>();
         private final List<Word> computed = new ArrayList<>();
-        boolean dashes;
         /** Why a closed reading could not read the words; null when it could. */
         String failure;
 
@@ -201,7 +200,6 @@ final class Getopt {
         while (j < args.size()) {
             Word w = args.get(j);
             if (w.literal() && w.value().equals("--")) {
-                r.dashes = true;
                 operands(r, j + 1);
                 return r;
             }

@@ -25,12 +25,12 @@ final class Git {
 
     /** A subcommand's table, read as git's parse-options reads it ({@code --no-} forms included). */
     private static Programs.Program program(Layout layout, boolean guarded, String options) {
-        return program(layout, guarded, options, Set.of(), Set.of());
+        return Programs.program(Getopt.git(options), layout, guarded, Set.of(), Set.of());
     }
 
     private static Programs.Program program(Layout layout, boolean guarded, String options, Set<String> reads,
             Set<String> writes) {
-        return new Programs.Program(Getopt.git(options), layout, reads, writes, guarded);
+        return Programs.program(Getopt.git(options), layout, guarded, reads, writes);
     }
 
     private static final Programs.Program UNKNOWN = program(Layout.READS, false, "");
@@ -238,7 +238,7 @@ final class Git {
             List<Word> after = rest.subList(1, rest.size());
             if (!sub.literal()) {
                 b.unjudgeable("git's subcommand is computed at run time (" + ShellText.abbreviate(sub.value(), 40) + ")");
-                b.text(values(rest));
+                b.text(CommandModel.Builder.values(rest));
                 return;
             }
             String name = sub.value();
@@ -267,13 +267,13 @@ final class Git {
                 b.shellCode(new Word(code.toString(), literal));
                 b.subcommand(name);
                 b.operands(after);
-                b.text(values(rest));
+                b.text(CommandModel.Builder.values(rest));
                 return;
             }
             List<String> expanded = splitCommandLine(alias);
             if (expanded == null || expanded.isEmpty()) {
                 b.unjudgeable("git " + name + " is an alias git cannot split (" + ShellText.abbreviate(alias, 40) + ")");
-                b.text(values(rest));
+                b.text(CommandModel.Builder.values(rest));
                 return;
             }
             List<Word> next = new ArrayList<>();
@@ -432,11 +432,6 @@ final class Git {
         }
     }
 
-    private static List<String> values(List<Word> words) {
-        List<String> out = new ArrayList<>();
-        words.forEach(w -> out.add(w.value()));
-        return out;
-    }
 
     /** git's split_cmdline: blanks separate words; single and double quotes and backslashes quote. Null when a quote is open. */
     static List<String> splitCommandLine(String line) {

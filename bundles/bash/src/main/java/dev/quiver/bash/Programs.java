@@ -59,11 +59,16 @@ final class Programs {
 
     /** A GNU-style program (git's subcommands read their options the same way). */
     static Program program(Layout layout, boolean guarded, String options) {
-        return new Program(Getopt.gnu(options), layout, Set.of(), Set.of(), guarded);
+        return program(Getopt.gnu(options), layout, guarded, Set.of(), Set.of());
     }
 
     static Program program(Layout layout, boolean guarded, String options, Set<String> reads, Set<String> writes) {
-        return new Program(Getopt.gnu(options), layout, reads, writes, guarded);
+        return program(Getopt.gnu(options), layout, guarded, reads, writes);
+    }
+
+    /** A program whose options are read by {@code options} (GNU's getopt_long, git's parse-options, ...). */
+    static Program program(Getopt options, Layout layout, boolean guarded, Set<String> reads, Set<String> writes) {
+        return new Program(options, layout, reads, writes, guarded);
     }
 
     private static final String CP_OPTIONS = "a|archive attributes-only b backup=? copy-contents d debug f|force "
@@ -392,7 +397,8 @@ final class Programs {
             Map.entry("-files0-from", 1));
 
     private static final Set<String> FIND_WRITES = Set.of("-fprint", "-fprint0", "-fls", "-fprintf");
-    private static final Set<String> FIND_ACTIONS = Set.of("-exec", "-execdir", "-ok", "-okdir");
+    /** find's actions that run a command of their own. */
+    static final Set<String> FIND_ACTIONS = Set.of("-exec", "-execdir", "-ok", "-okdir");
 
     /**
      * find: {@code -H}/{@code -L}/{@code -P} (and {@code -D}, {@code -O}) first, then starting points up to

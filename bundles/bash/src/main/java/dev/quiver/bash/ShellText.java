@@ -182,20 +182,6 @@ final class ShellText {
         return b.toString();
     }
 
-    /** True when {@code s} is {@code -} followed by letters only (a cluster of short options). */
-    static boolean isShortCluster(String s) {
-        if (s.length() < 2 || s.charAt(0) != '-' || s.charAt(1) == '-') {
-            return false;
-        }
-        for (int i = 1; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Whether a word may become several words or none when it runs: an expansion outside double
      * quotes is split on blanks (and may be empty), and inside them {@code "$@"}, {@code "${@}"},
