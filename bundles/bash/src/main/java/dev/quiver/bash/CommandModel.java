@@ -73,6 +73,14 @@ public final class CommandModel {
     private final String folder;
     /** The folders the line may be in when it runs (after the {@code cd}s before it), empty when unknown; null outside {@link #line}. */
     private List<Path> lineFolders;
+    /**
+     * {@link #folders}' answer for {@link #foldersOf} (its callers ask it again and again, and each
+     * asking resolves {@code git -C} with file system calls); {@link #foldersKnown} tells a cached null
+     * from none computed.
+     */
+    private List<Path> folders;
+    private ShellWorkspace foldersOf;
+    private boolean foldersKnown;
 
     private CommandModel(Builder b) {
         this.command = b.command;
@@ -132,7 +140,7 @@ public final class CommandModel {
         Set<String> written = new LinkedHashSet<>();
         for (SimpleCommand command : parsed.commands()) {
             CommandModel model = of(command, where);
-            model.lineFolders = folders == null ? List.of() : folders;
+            model.lineFolders = folders == null ? List.of() : folders; // (before any folders() call caches)
             model.also(statements);
             models.add(model);
             if (globOptions != null) {
@@ -470,6 +478,15 @@ public final class CommandModel {
 
     /** The folders it may run in ({@code git -C} taken), or null when one of them cannot be known. */
     List<Path> folders(ShellWorkspace where) {
+        if (!foldersKnown || foldersOf != where) {
+            folders = resolveFolders(where);
+            foldersOf = where;
+            foldersKnown = true;
+        }
+        return folders;
+    }
+
+    private List<Path> resolveFolders(ShellWorkspace where) {
         List<Path> line = lineFolders != null ? lineFolders : where == null ? List.of() : List.of(where.root());
         if (line.isEmpty() || folder == null) {
             return null;
