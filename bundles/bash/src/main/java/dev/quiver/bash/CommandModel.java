@@ -63,6 +63,7 @@ public final class CommandModel {
     private final List<Word> reads;
     private final List<Word> writes;
     private final List<Word> deletes;
+    private final boolean destroysOperands;
     private final List<Word> shellCode;
     private final String privilege;
     private final Programs.Code code;
@@ -91,6 +92,7 @@ public final class CommandModel {
         this.reads = List.copyOf(b.reads);
         this.writes = List.copyOf(b.writes);
         this.deletes = List.copyOf(b.deletes);
+        this.destroysOperands = b.destroysOperands;
         this.shellCode = List.copyOf(b.shellCode);
         this.privilege = b.privilege;
         this.code = b.code;
@@ -682,6 +684,15 @@ public final class CommandModel {
         return deletes;
     }
 
+    /**
+     * Whether it destroys its operands, those on the line and any more that {@code xargs} appends:
+     * {@code rm}, {@code rmdir}, {@code unlink}, {@code shred}, {@code tar --remove-files},
+     * {@code rsync --remove-source-files}. (mv moves its sources elsewhere, which destroys nothing.)
+     */
+    public boolean destroysOperands() {
+        return destroysOperands;
+    }
+
     /** Shell code it hands to a shell: a git alias starting with {@code !}, {@code git rebase -x}, {@code git submodule foreach}. */
     public List<Word> shellCode() {
         return shellCode;
@@ -771,6 +782,8 @@ public final class CommandModel {
         final List<Word> reads = new ArrayList<>();
         final List<Word> writes = new ArrayList<>();
         final List<Word> deletes = new ArrayList<>();
+        /** Whether what stands as its operands is destroyed, whether or not the line spells any (see {@link #destroysOperands}). */
+        boolean destroysOperands;
         final List<Word> shellCode = new ArrayList<>();
         final List<String> unjudgeable = new ArrayList<>();
         String privilege;

@@ -279,7 +279,10 @@ final class Programs {
                 // nothing read
             }
             case WRITES -> ops.forEach(b::writes);
-            case DELETES -> ops.forEach(b::deletes);
+            case DELETES -> {
+                b.destroysOperands = true;
+                ops.forEach(b::deletes);
+            }
             case MODE_THEN_WRITES -> {
                 boolean reference = b.has("--reference");
                 for (int i = mode.isEmpty() && !reference ? 1 : 0; i < ops.size(); i++) {
@@ -300,6 +303,7 @@ final class Programs {
                 }
             }
             case SHRED -> {
+                b.destroysOperands = true; // overwritten beyond recovery, removed too with -u
                 ops.forEach(b::writes);
                 if (b.has("-u") || b.has("--remove")) {
                     ops.forEach(b::deletes);
@@ -342,6 +346,7 @@ final class Programs {
         if (creates) {
             ops.forEach(b::reads);
             if (b.has("--remove-files")) {
+                b.destroysOperands = true;
                 ops.forEach(b::deletes);
             }
         } else if (b.has("--extract")) {
@@ -351,6 +356,7 @@ final class Programs {
     }
 
     private static void rsync(CommandModel.Builder b, List<Word> ops) {
+        b.destroysOperands = b.has("--remove-source-files");
         if (ops.size() < 2) {
             return;
         }
