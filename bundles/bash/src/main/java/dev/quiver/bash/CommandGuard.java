@@ -203,6 +203,10 @@ public final class CommandGuard {
         if (git != null) {
             return git;
         }
+        String input = deletesInput(m);
+        if (input != null) {
+            return input;
+        }
         List<Word> args = c.args();
         switch (base) {
             case "rm":
@@ -270,7 +274,15 @@ public final class CommandGuard {
 
     // ---- deletion
 
-    private static String rm(CommandModel m, Line line, CommandModel find, List<Path> deleted) {
+    /**
+     * Refuses a command that deletes (or destroys its operands: rm, shred, tar --remove-files, ...) run by
+     * xargs, or by parallel with {@code {}}: the paths come from their input, which cannot be checked.
+     * Every deleting program passes here, before the checks of its own, so none can miss it.
+     */
+    private static String deletesInput(CommandModel m) {
+        if (m.deletes().isEmpty() && !m.destroysOperands()) {
+            return null;
+        }
         SimpleCommand c = m.command();
         for (String w : c.wrappers()) {
             if (w.equals("xargs")) {
@@ -280,6 +292,13 @@ public final class CommandGuard {
             if (w.equals("parallel") && c.args().stream().anyMatch(a -> a.value().contains("{}"))) {
                 return refuse(c, "it deletes the paths parallel reads from its input, which cannot be checked");
             }
+        }
+        return null;
+    }
+
+    private static String rm(CommandModel m, Line line, CommandModel find, List<Path> deleted) {
+        SimpleCommand c = m.command();
+        for (String w : c.wrappers()) {
             if (w.startsWith("find ")) {
                 // the paths are find's placeholders: what counts is where find looks
                 return find == null ? refuse(c, "it deletes what find finds, which cannot be checked")

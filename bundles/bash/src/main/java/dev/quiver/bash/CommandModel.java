@@ -63,6 +63,7 @@ public final class CommandModel {
     private final List<Word> reads;
     private final List<Word> writes;
     private final List<Word> deletes;
+    private final boolean destroysOperands;
     private final List<Word> shellCode;
     private final String privilege;
     private final Programs.Code code;
@@ -70,9 +71,17 @@ public final class CommandModel {
     private final String text;
     private final List<String> spellings;
     /** The folder it works in relative to the line's ({@code git -C x}); "" for the same; null when computed. */
-    final String folder;
+    private final String folder;
     /** The folders the line may be in when it runs (after the {@code cd}s before it), empty when unknown; null outside {@link #line}. */
     private List<Path> lineFolders;
+    /**
+     * {@link #folders}' answer for {@link #foldersOf} (its callers ask it again and again, and each
+     * asking resolves {@code git -C} with file system calls); {@link #foldersKnown} tells a cached null
+     * from none computed.
+     */
+    private List<Path> folders;
+    private ShellWorkspace foldersOf;
+    private boolean foldersKnown;
 
     private CommandModel(Builder b) {
         this.command = b.command;
@@ -83,6 +92,7 @@ public final class CommandModel {
         this.reads = List.copyOf(b.reads);
         this.writes = List.copyOf(b.writes);
         this.deletes = List.copyOf(b.deletes);
+        this.destroysOperands = b.destroysOperands;
         this.shellCode = List.copyOf(b.shellCode);
         this.privilege = b.privilege;
         this.code = b.code;
@@ -132,7 +142,7 @@ public final class CommandModel {
         Set<String> written = new LinkedHashSet<>();
         for (SimpleCommand command : parsed.commands()) {
             CommandModel model = of(command, where);
-            model.lineFolders = folders == null ? List.of() : folders;
+            model.lineFolders = folders == null ? List.of() : folders; // (before any folders() call caches)
             model.also(statements);
             models.add(model);
             if (globOptions != null) {
@@ -470,6 +480,15 @@ public final class CommandModel {
 
     /** The folders it may run in ({@code git -C} taken), or null when one of them cannot be known. */
     List<Path> folders(ShellWorkspace where) {
+        if (!foldersKnown || foldersOf != where) {
+            folders = resolveFolders(where);
+            foldersOf = where;
+            foldersKnown = true;
+        }
+        return folders;
+    }
+
+    private List<Path> resolveFolders(ShellWorkspace where) {
         List<Path> line = lineFolders != null ? lineFolders : where == null ? List.of() : List.of(where.root());
         if (line.isEmpty() || folder == null) {
             return null;
@@ -665,6 +684,15 @@ public final class CommandModel {
         return deletes;
     }
 
+    /**
+     * Whether it destroys its operands, those on the line and any more that {@code xargs} appends:
+     * {@code rm}, {@code rmdir}, {@code unlink}, {@code shred}, {@code tar --remove-files},
+     * {@code rsync --remove-source-files}. (mv moves its sources elsewhere, which destroys nothing.)
+     */
+    public boolean destroysOperands() {
+        return destroysOperands;
+    }
+
     /** Shell code it hands to a shell: a git alias starting with {@code !}, {@code git rebase -x}, {@code git submodule foreach}. */
     public List<Word> shellCode() {
         return shellCode;
@@ -754,6 +782,8 @@ public final class CommandModel {
         final List<Word> reads = new ArrayList<>();
         final List<Word> writes = new ArrayList<>();
         final List<Word> deletes = new ArrayList<>();
+        /** Whether what stands as its operands is destroyed, whether or not the line spells any (see {@link #destroysOperands}). */
+        boolean destroysOperands;
         final List<Word> shellCode = new ArrayList<>();
         final List<String> unjudgeable = new ArrayList<>();
         String privilege;

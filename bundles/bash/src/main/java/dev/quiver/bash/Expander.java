@@ -13,8 +13,6 @@ final class Expander {
 
     static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "fish");
 
-    private static final Set<String> FIND_ACTIONS = Set.of("-exec", "-execdir", "-ok", "-okdir");
-
     private Expander() {
     }
 
@@ -219,7 +217,7 @@ final class Expander {
     private static void findActions(Sink sink, List<Word> args, List<String> wrappers, int depth) {
         for (int j = 0; j < args.size(); j++) {
             Word a = args.get(j);
-            if (!a.literal() || !FIND_ACTIONS.contains(a.value())) {
+            if (!a.literal() || !Programs.FIND_ACTIONS.contains(a.value())) {
                 continue;
             }
             int end = j + 1;

@@ -112,20 +112,7 @@ final class FallbackLexer {
         endCommand();
         endPipeline();
         for (Definition f : functions) {
-            String name = f.name();
-            boolean piped = false;
-            for (int p = f.pipelines(); p < sink.pipelines.size() && !piped; p++) {
-                int count = 0;
-                for (Structure.Stage s : sink.pipelines.get(p).stages()) {
-                    count += sink.namedIn(s, name) ? 1 : 0;
-                }
-                piped = count >= 2;
-            }
-            boolean background = false;
-            for (int b = f.backgrounds(); b < sink.backgrounds.size() && !background; b++) {
-                background = sink.namedIn(sink.backgrounds.get(b), name);
-            }
-            sink.functions.add(new Structure.Function(name, piped, background));
+            sink.function(f.name(), f.pipelines(), f.backgrounds());
         }
     }
 

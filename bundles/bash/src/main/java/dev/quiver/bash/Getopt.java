@@ -50,7 +50,6 @@ final class Getopt {
         /** The operands' indexes in {@link #words}. */
         final List<Integer> positions = new ArrayList<>();
         private final List<Word> computed = new ArrayList<>();
-        boolean dashes;
         /** Why a closed reading could not read the words; null when it could. */
         String failure;
 
@@ -201,12 +200,11 @@ final class Getopt {
         while (j < args.size()) {
             Word w = args.get(j);
             if (w.literal() && w.value().equals("--")) {
-                r.dashes = true;
                 operands(r, j + 1);
                 return r;
             }
             if (!closed && !w.literal()) {
-                boolean option = ShellText.mayBeOption(w);
+                boolean option = !operand(w);
                 if (option) {
                     r.computed.add(w);
                 } else if (!permute) {
@@ -460,40 +458,11 @@ final class Getopt {
             return j + 1;
         }
         Word value = words.get(j + 1);
-        if (closed && splits(value)) {
+        if (closed && ShellText.maySplit(value)) {
             return fail(r, "the value of " + spelled + " computed as " + show(value) + ", which may be several words or none");
         }
         r.found.add(new Found(name, value, j + 2));
         return j + 2;
-    }
-
-    /**
-     * Whether a word may become several words or none when it runs: an expansion outside double
-     * quotes, or {@code "$@"} and {@code "${a[@]}"} inside them.
-     */
-    static boolean splits(Word w) {
-        if (w.literal()) {
-            return false;
-        }
-        String t = w.value();
-        boolean quoted = false;
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            char d = i + 1 < t.length() ? t.charAt(i + 1) : 0;
-            if (c == '\\') {
-                i++;
-            } else if (c == '\'' && !quoted) {
-                int close = t.indexOf('\'', i + 1);
-                i = close < 0 ? t.length() : close;
-            } else if (c == '"') {
-                quoted = !quoted;
-            } else if ((c == '$' && d == '@') || (quoted && c == '[' && t.startsWith("[@]", i))) {
-                return true;
-            } else if (!quoted && (c == '`' || (c == '$' && d != '\'' && d != '"' && d != 0))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     static String show(Word w) {

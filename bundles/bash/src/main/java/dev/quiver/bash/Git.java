@@ -25,12 +25,12 @@ final class Git {
 
     /** A subcommand's table, read as git's parse-options reads it ({@code --no-} forms included). */
     private static Programs.Program program(Layout layout, boolean guarded, String options) {
-        return program(layout, guarded, options, Set.of(), Set.of());
+        return Programs.program(Getopt.git(options), layout, guarded, Set.of(), Set.of());
     }
 
     private static Programs.Program program(Layout layout, boolean guarded, String options, Set<String> reads,
             Set<String> writes) {
-        return new Programs.Program(Getopt.git(options), layout, reads, writes, guarded);
+        return Programs.program(Getopt.git(options), layout, guarded, reads, writes);
     }
 
     private static final Programs.Program UNKNOWN = program(Layout.READS, false, "");
@@ -220,6 +220,7 @@ final class Git {
     static void read(CommandModel.Builder b, List<Word> args, ShellWorkspace where) {
         List<Word> words = args;
         List<String[]> settings = new ArrayList<>();
+        ConfigAliases configured = new ConfigAliases(where);
         for (int depth = 0; depth <= GitConfig.MAX_DEPTH; depth++) {
             Getopt.Read globals = GLOBAL.read(words, 0);
             if (!globals.computed().isEmpty()) {
@@ -238,7 +239,7 @@ final class Git {
             List<Word> after = rest.subList(1, rest.size());
             if (!sub.literal()) {
                 b.unjudgeable("git's subcommand is computed at run time (" + ShellText.abbreviate(sub.value(), 40) + ")");
-                b.text(values(rest));
+                b.text(CommandModel.Builder.values(rest));
                 return;
             }
             String name = sub.value();
@@ -246,7 +247,7 @@ final class Git {
                 subcommand(b, name, after);
                 return;
             }
-            String alias = alias(name, settings, where);
+            String alias = alias(name, settings, configured);
             if (alias == null) {
                 if (!EXTERNAL.contains(name)) {
                     b.unjudgeable("git " + name + " is no git command and no git config file Quiver reads defines it as "
@@ -267,13 +268,13 @@ final class Git {
                 b.shellCode(new Word(code.toString(), literal));
                 b.subcommand(name);
                 b.operands(after);
-                b.text(values(rest));
+                b.text(CommandModel.Builder.values(rest));
                 return;
             }
             List<String> expanded = splitCommandLine(alias);
             if (expanded == null || expanded.isEmpty()) {
                 b.unjudgeable("git " + name + " is an alias git cannot split (" + ShellText.abbreviate(alias, 40) + ")");
-                b.text(values(rest));
+                b.text(CommandModel.Builder.values(rest));
                 return;
             }
             List<Word> next = new ArrayList<>();
@@ -347,7 +348,7 @@ final class Git {
     }
 
     /** The alias a word names: from {@code -c} on the line (the last wins), else from the config files. */
-    private static String alias(String name, List<String[]> settings, ShellWorkspace where) {
+    private static String alias(String name, List<String[]> settings, ConfigAliases configured) {
         String key = "alias." + name.toLowerCase(Locale.ROOT);
         for (int i = settings.size() - 1; i >= 0; i--) {
             if (settings.get(i)[0].toLowerCase(Locale.ROOT).equals(key)) {
@@ -355,7 +356,27 @@ final class Git {
                 return settings.get(i)[1] == null ? "!" : settings.get(i)[1];
             }
         }
-        return GitConfig.aliases(where).get(name.toLowerCase(Locale.ROOT));
+        return configured.get().get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The config files' aliases, read on first need and then kept for the rest of one {@link #read}:
+     * reading them means up to {@link GitConfig#MAX_FILES} files from disk, and a nested alias asks again.
+     */
+    private static final class ConfigAliases {
+        private final ShellWorkspace where;
+        private Map<String, String> aliases;
+
+        ConfigAliases(ShellWorkspace where) {
+            this.where = where;
+        }
+
+        Map<String, String> get() {
+            if (aliases == null) {
+                aliases = GitConfig.aliases(where);
+            }
+            return aliases;
+        }
     }
 
     private static void subcommand(CommandModel.Builder b, String name, List<Word> after) {
@@ -432,11 +453,6 @@ final class Git {
         }
     }
 
-    private static List<String> values(List<Word> words) {
-        List<String> out = new ArrayList<>();
-        words.forEach(w -> out.add(w.value()));
-        return out;
-    }
 
     /** git's split_cmdline: blanks separate words; single and double quotes and backslashes quote. Null when a quote is open. */
     static List<String> splitCommandLine(String line) {

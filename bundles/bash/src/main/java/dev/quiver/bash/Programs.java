@@ -59,11 +59,16 @@ final class Programs {
 
     /** A GNU-style program (git's subcommands read their options the same way). */
     static Program program(Layout layout, boolean guarded, String options) {
-        return new Program(Getopt.gnu(options), layout, Set.of(), Set.of(), guarded);
+        return program(Getopt.gnu(options), layout, guarded, Set.of(), Set.of());
     }
 
     static Program program(Layout layout, boolean guarded, String options, Set<String> reads, Set<String> writes) {
-        return new Program(Getopt.gnu(options), layout, reads, writes, guarded);
+        return program(Getopt.gnu(options), layout, guarded, reads, writes);
+    }
+
+    /** A program whose options are read by {@code options} (GNU's getopt_long, git's parse-options, ...). */
+    static Program program(Getopt options, Layout layout, boolean guarded, Set<String> reads, Set<String> writes) {
+        return new Program(options, layout, reads, writes, guarded);
     }
 
     private static final String CP_OPTIONS = "a|archive attributes-only b backup=? copy-contents d debug f|force "
@@ -274,7 +279,10 @@ final class Programs {
                 // nothing read
             }
             case WRITES -> ops.forEach(b::writes);
-            case DELETES -> ops.forEach(b::deletes);
+            case DELETES -> {
+                b.destroysOperands = true;
+                ops.forEach(b::deletes);
+            }
             case MODE_THEN_WRITES -> {
                 boolean reference = b.has("--reference");
                 for (int i = mode.isEmpty() && !reference ? 1 : 0; i < ops.size(); i++) {
@@ -295,6 +303,7 @@ final class Programs {
                 }
             }
             case SHRED -> {
+                b.destroysOperands = true; // overwritten beyond recovery, removed too with -u
                 ops.forEach(b::writes);
                 if (b.has("-u") || b.has("--remove")) {
                     ops.forEach(b::deletes);
@@ -337,6 +346,7 @@ final class Programs {
         if (creates) {
             ops.forEach(b::reads);
             if (b.has("--remove-files")) {
+                b.destroysOperands = true;
                 ops.forEach(b::deletes);
             }
         } else if (b.has("--extract")) {
@@ -346,6 +356,7 @@ final class Programs {
     }
 
     private static void rsync(CommandModel.Builder b, List<Word> ops) {
+        b.destroysOperands = b.has("--remove-source-files");
         if (ops.size() < 2) {
             return;
         }
@@ -392,7 +403,8 @@ final class Programs {
             Map.entry("-files0-from", 1));
 
     private static final Set<String> FIND_WRITES = Set.of("-fprint", "-fprint0", "-fls", "-fprintf");
-    private static final Set<String> FIND_ACTIONS = Set.of("-exec", "-execdir", "-ok", "-okdir");
+    /** find's actions that run a command of their own. */
+    static final Set<String> FIND_ACTIONS = Set.of("-exec", "-execdir", "-ok", "-okdir");
 
     /**
      * find: {@code -H}/{@code -L}/{@code -P} (and {@code -D}, {@code -O}) first, then starting points up to
@@ -420,7 +432,7 @@ final class Programs {
                     || a.value().equals(","))) {
                 break;
             }
-            if (ShellText.mayBeOption(a)) {
+            if (!Getopt.operand(a)) {
                 computed.add(a); // a starting point, or the expression's first word
             }
             roots.add(a);

@@ -182,57 +182,10 @@ final class ShellText {
         return b.toString();
     }
 
-    /** True when {@code s} is {@code -} followed by letters only (a cluster of short options). */
-    static boolean isShortCluster(String s) {
-        if (s.length() < 2 || s.charAt(0) != '-' || s.charAt(1) == '-') {
-            return false;
-        }
-        for (int i = 1; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
-     * Whether a computed word could turn out to be an option: the literal text before its first
-     * expansion is empty or starts with a dash ({@code $x}, {@code "$@"}, {@code -$x}; not
-     * {@code build/$x} or a process substitution).
-     */
-    static boolean mayBeOption(Word word) {
-        String s = word.value();
-        if (word.literal()) {
-            return s.length() > 1 && s.charAt(0) == '-';
-        }
-        if (s.startsWith("<(") || s.startsWith(">(")) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"') {
-                continue;
-            }
-            if (c == '\'') {
-                int close = s.indexOf('\'', i + 1);
-                if (close == i + 1) {
-                    i = close;
-                    continue;
-                }
-                return close < 0 || s.charAt(i + 1) == '-';
-            }
-            if (c == '\\' && i + 1 < s.length()) {
-                return s.charAt(i + 1) == '-';
-            }
-            return c == '$' || c == '`' || c == '-';
-        }
-        return true;
-    }
-
-    /**
-     * Whether a computed word may become several words: an expansion outside double quotes is split
-     * on blanks, and {@code "$@"} or {@code "${a[@]}"} gives one word per element.
+     * Whether a word may become several words or none when it runs: an expansion outside double
+     * quotes is split on blanks (and may be empty), and inside them {@code "$@"}, {@code "${@}"},
+     * {@code "${@:2}"} or {@code "${a[@]}"} gives one word per element.
      */
     static boolean maySplit(Word word) {
         if (word.literal()) {

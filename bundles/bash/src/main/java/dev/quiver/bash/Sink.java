@@ -131,6 +131,27 @@ final class Sink {
         inner.reasons.forEach(this::unjudgeable);
     }
 
+    /**
+     * Records a function defined with the pipelines and backgrounds from {@code pipelines} and
+     * {@code backgrounds} on as its body and what follows: whether it is piped into itself and whether
+     * it is run in the background (a fork bomb's marks).
+     */
+    void function(String name, int pipelines, int backgrounds) {
+        boolean piped = false;
+        for (int p = pipelines; p < this.pipelines.size() && !piped; p++) {
+            int stages = 0;
+            for (Structure.Stage s : this.pipelines.get(p).stages()) {
+                stages += namedIn(s, name) ? 1 : 0;
+            }
+            piped = stages >= 2;
+        }
+        boolean inBackground = false;
+        for (int b = backgrounds; b < this.backgrounds.size() && !inBackground; b++) {
+            inBackground = namedIn(this.backgrounds.get(b), name);
+        }
+        functions.add(new Structure.Function(name, piped, inBackground));
+    }
+
     boolean namedIn(Structure.Stage range, String name) {
         for (int k = range.start(); k < range.end() && k < cmds.size(); k++) {
             Word w = cmds.get(k).name;

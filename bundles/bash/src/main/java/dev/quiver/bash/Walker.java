@@ -453,19 +453,7 @@ final class Walker {
         int pipelines = sink.pipelines.size();
         int backgrounds = sink.backgrounds.size();
         children(n, level);
-        boolean piped = false;
-        for (int p = pipelines; p < sink.pipelines.size() && !piped; p++) {
-            int stages = 0;
-            for (Structure.Stage s : sink.pipelines.get(p).stages()) {
-                stages += sink.namedIn(s, name) ? 1 : 0;
-            }
-            piped = stages >= 2;
-        }
-        boolean inBackground = false;
-        for (int b = backgrounds; b < sink.backgrounds.size() && !inBackground; b++) {
-            inBackground = sink.namedIn(sink.backgrounds.get(b), name);
-        }
-        sink.functions.add(new Structure.Function(name, piped, inBackground));
+        sink.function(name, pipelines, backgrounds);
     }
 
     private void substitution(Node n, int level) {

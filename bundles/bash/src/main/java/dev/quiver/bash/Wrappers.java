@@ -272,7 +272,7 @@ final class Wrappers {
             return "no " + what;
         }
         Word w = words.get(operands.get(0));
-        if (Getopt.splits(w)) {
+        if (ShellText.maySplit(w)) {
             return "the " + what + " computed as " + Getopt.show(w) + ", which may be several words or none";
         }
         if (w.literal() && shape != null && !shape.matcher(w.value()).matches()) {
@@ -434,7 +434,7 @@ final class Wrappers {
         if (j < words.size() && words.get(j).literal() && words.get(j).value().equals("-")) {
             j++;
         }
-        if (j >= words.size() || !Getopt.operand(words.get(j)) || Getopt.splits(words.get(j))) {
+        if (j >= words.size() || !Getopt.operand(words.get(j)) || ShellText.maySplit(words.get(j))) {
             return j >= words.size() ? Read.SHELL : Read.unreadable("a group it does not read (" + Getopt.show(words.get(j)) + ")");
         }
         j++;

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Decides a call from its subjects: secrets first, then the tool's rule table (or its defaults),
@@ -177,8 +178,13 @@ public final class PermissionEngine {
     }
 
     private Part decideText(String tool, String text, List<String> texts, boolean table, Fallback fallback) {
+        return decide(tool, text, RuleSet.matchingAny(texts), table, fallback);
+    }
+
+    /** A subject against the rule table: the strictest rule that {@code matcher} says speaks for it, else the fallback. */
+    private Part decide(String tool, String text, Predicate<Rule> matcher, boolean table, Fallback fallback) {
         if (table) {
-            List<Rule> matched = rules.matches(tool, texts);
+            List<Rule> matched = rules.matches(tool, matcher);
             if (!matched.isEmpty()) {
                 Rule rule = matched.get(0);
                 return new Part(text, rule.decision(), BY_RULE, rule.describe(), Optional.of(rule), true);
@@ -268,14 +274,7 @@ public final class PermissionEngine {
 
     /** A simple command against the rule table. */
     private Part command(String tool, CommandModel model, boolean table, Fallback fallback) {
-        if (table) {
-            List<Rule> matched = rules.matches(tool, rule -> ruleMatches(rule, model));
-            if (!matched.isEmpty()) {
-                Rule rule = matched.get(0);
-                return new Part(model.text(), rule.decision(), BY_RULE, rule.describe(), Optional.of(rule), true);
-            }
-        }
-        return new Part(model.text(), fallback.decision(), BY_DEFAULT, fallback.reason(), Optional.empty(), true);
+        return decide(tool, model.text(), rule -> ruleMatches(rule, model), table, fallback);
     }
 
     /**

@@ -159,7 +159,12 @@ public final class RuleSet {
      * texts — strictest first: the first is the call's decision.
      */
     public List<Rule> matches(String tool, List<String> texts) {
-        return matches(tool, rule -> texts.stream().anyMatch(text -> Wildcard.matchesSubject(rule.pattern(), text)));
+        return matches(tool, matchingAny(texts));
+    }
+
+    /** Matches a rule whose pattern matches any of the texts. */
+    static java.util.function.Predicate<Rule> matchingAny(List<String> texts) {
+        return rule -> texts.stream().anyMatch(text -> Wildcard.matchesSubject(rule.pattern(), text));
     }
 
     /**
