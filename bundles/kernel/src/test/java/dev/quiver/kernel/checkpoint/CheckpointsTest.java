@@ -184,6 +184,24 @@ class CheckpointsTest {
     }
 
     @Test
+    void aFileATurnMadeIgnoredIsNotOverwrittenUnlessForced() throws Exception {
+        sh("git init -q");
+        write(".gitignore", "*.log\n");
+        write("gen.txt", "as it was\n");
+        turn(1, () -> {
+            write(".gitignore", "*.log\ngen.txt\n"); // the checkpoints no longer see gen.txt
+            write("gen.txt", "newer, and the user's\n");
+        });
+        UndoReport report = checkpoints.undoNewest(1, false, "test");
+        assertEquals(Map.of(".gitignore", Kind.MODIFIED, "gen.txt", Kind.DELETED), kinds(report));
+        assertEquals("*.log\n", Files.readString(root.resolve(".gitignore")));
+        assertEquals("newer, and the user's\n", Files.readString(root.resolve("gen.txt")), "not overwritten unseen");
+        assertEquals(List.of("gen.txt"), report.skipped().stream().map(UndoReport.Change::path).toList());
+        assertTrue(report.skipped().get(0).skipped().orElseThrow().startsWith("it exists but is not recorded now (ignored?)"),
+                report.toString());
+    }
+
+    @Test
     void namesGitRefusesAreSkippedAndNamedAndOddNamesKept() throws Exception {
         write("sub/.GIT/config", "a hostile repository's folder\n");
         write(".Git", "a file\n");
