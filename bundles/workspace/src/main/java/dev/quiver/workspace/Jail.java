@@ -234,6 +234,15 @@ final class Jail {
      * there but walked from the root like any path.
      */
     SeekableByteChannel openRead(SecureDirectoryStream<Path> folder, Path folderPath, Path name) throws IOException {
+        BasicFileAttributes before = attributes(folder, name);
+        if (before != null && before.isSymbolicLink()) {
+            return openRead(folderPath.resolve(name.toString()));
+        }
+        if (before != null && !before.isRegularFile()) {
+            // a named pipe swapped in since the caller looked would block the open, or the read, for ever
+            throw new FileSystemException(shown(folderPath.resolve(name.toString())), null, before.isDirectory()
+                    ? "is a folder, not a file" : "not a regular file (a pipe, socket or device)");
+        }
         try {
             return folder.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW));
         } catch (IOException e) {

@@ -224,6 +224,22 @@ class WorkspaceFilesTest {
     }
 
     @Test
+    void aPipeInAHeldFolderIsNeverOpened() throws Exception {
+        Files.writeString(root.resolve("a.txt"), "a");
+        Process mkfifo = new ProcessBuilder("mkfifo", root.resolve("pipe").toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor());
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+            try (dev.quiver.api.Workspace.Folder folder = workspace.openFolder(root)) {
+                IOException pipe = assertThrows(IOException.class, () -> folder.openRead("pipe"));
+                assertTrue(pipe.getMessage().contains("not a regular file"), pipe.getMessage());
+                try (java.nio.channels.SeekableByteChannel file = folder.openRead("a.txt")) {
+                    assertEquals(1, file.size());
+                }
+            }
+        });
+    }
+
+    @Test
     void writeStoresTheExactBytes() throws IOException {
         byte[] bytes = new byte[256];
         for (int i = 0; i < bytes.length; i++) {
