@@ -282,12 +282,16 @@ final class CheckpointStore {
      * {@link #PRUNE_LINES} lines, and removes the objects no kept checkpoint names (nor {@code alsoKeep})
      * that are older than an hour. Under the lock. Nothing is removed when anything kept cannot be read.
      *
+     * Once pruned, the journal must grow to twice what the last prune kept before it is looked at again,
+     * and nothing is rewritten when no turn would be dropped: every prune makes every process forget
+     * the objects it knew as stored, so pruning after every turn would cost each a whole new tree.
+     *
      * @return whether it pruned
      */
     boolean prune(Set<ObjectId> alsoKeep) throws IOException {
         Path journal = folder.resolve(JOURNAL);
         List<String> lines = Files.readAllLines(journal, StandardCharsets.US_ASCII);
-        if (lines.size() < PRUNE_LINES) {
+        if (lines.size() < Math.max(PRUNE_LINES, 2L * keptAtLastPrune())) {
             return false;
         }
         List<Record> records = journal();
@@ -305,15 +309,32 @@ final class CheckpointStore {
             record.meta().skipped().ifPresent(reachable::add);
             mark(trees, record.tree(), reachable);
         }
+        if (keep.size() == records.size()) {
+            return false; // nothing to drop: the journal, the objects and what every process knows stay as they are
+        }
         StringBuilder text = new StringBuilder();
         keep.forEach(record -> text.append(record.commit().name()).append('\n'));
         Path temporary = folder.resolve(JOURNAL + ".tmp");
         Files.writeString(temporary, text, StandardCharsets.US_ASCII);
         Files.move(temporary, journal, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(folder.resolve(PRUNED), Instant.now() + "\n", StandardCharsets.US_ASCII);
+        Files.writeString(folder.resolve(PRUNED), Instant.now() + "\nkept " + keep.size() + "\n", StandardCharsets.US_ASCII);
         sweep(reachable);
         return true;
+    }
+
+    /** How many journal lines the last prune kept; 0 when it never pruned or does not say. */
+    private long keptAtLastPrune() {
+        try {
+            for (String line : Files.readAllLines(folder.resolve(PRUNED), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("kept ")) {
+                    return Long.parseLong(line.substring(5).strip());
+                }
+            }
+        } catch (IOException | RuntimeException never) {
+            // never pruned, or by a version that did not say: the plain threshold
+        }
+        return 0;
     }
 
     private static void mark(Trees trees, ObjectId tree, Set<ObjectId> reachable) throws IOException {

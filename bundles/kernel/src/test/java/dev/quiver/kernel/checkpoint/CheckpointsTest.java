@@ -380,6 +380,22 @@ class CheckpointsTest {
     }
 
     @Test
+    void aLongJournalWithNothingToDropIsNotRewritten() throws Exception {
+        write("a.txt", "a\n");
+        checkpoints.beginTurn("s1", 1, "prompt", false);
+        for (int call = 0; call < CheckpointStore.PRUNE_LINES; call++) {
+            assertEquals(Optional.empty(), checkpoints.beforeCall("bash (execute)"));
+        }
+        write("a.txt", "b\n");
+        assertEquals(Optional.empty(), checkpoints.endTurn());
+        assertEquals(CheckpointStore.PRUNE_LINES + 1, Files.readAllLines(store.resolve(CheckpointStore.JOURNAL)).size());
+        assertFalse(Files.exists(store.resolve(CheckpointStore.PRUNED)),
+                "one turn, all kept: no prune, so no process forgets what it knew as stored");
+        checkpoints.undoNewest(1, false, "test");
+        assertEquals("a\n", Files.readString(root.resolve("a.txt")));
+    }
+
+    @Test
     void aDamagedObjectMakesUndoSaySoAndChangeNothing() throws Exception {
         write("a.txt", "the original text\n");
         turn(1, () -> write("a.txt", "changed\n"));
