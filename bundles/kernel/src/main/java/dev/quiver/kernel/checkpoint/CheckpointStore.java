@@ -130,10 +130,29 @@ final class CheckpointStore {
      * @throws IOException when the lock is not had in time, naming the lock file
      */
     <T> T locked(Locked<T> body) throws IOException {
+        return locked(body, lockWait);
+    }
+
+    /** The lock was not had in time: another process (or session) holds it. */
+    static final class LockBusy extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LockBusy(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Runs {@code body} holding the store's lock, waiting at most {@code wait} for it: with
+     * {@link Duration#ZERO}, tries once.
+     *
+     * @throws LockBusy when the lock is not had in time, naming the lock file
+     */
+    <T> T locked(Locked<T> body, Duration wait) throws IOException {
         create();
         try (FileChannel channel = FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-            long deadline = System.nanoTime() + lockWait.toNanos();
+            long deadline = System.nanoTime() + wait.toNanos();
             FileLock lock = null;
             while (lock == null) {
                 try {
@@ -142,10 +161,10 @@ final class CheckpointStore {
                     // another session of this process holds it
                 }
                 if (lock == null) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IOException("the checkpoint store is locked by another Quiver session (its lock "
-                                + "file " + folder.resolve(LOCK) + " was held for more than " + lockWait.toMillis()
-                                + " ms)");
+                    if (System.nanoTime() >= deadline) {
+                        throw new LockBusy("the checkpoint store is locked by another Quiver session (its lock "
+                                + "file " + folder.resolve(LOCK) + (wait.isZero() ? " was held)" : " was held for more than "
+                                + wait.toMillis() + " ms)"));
                     }
                     try {
                         Thread.sleep(10);

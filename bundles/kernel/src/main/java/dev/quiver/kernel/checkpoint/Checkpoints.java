@@ -48,6 +48,11 @@ public final class Checkpoints {
     private String kind = "call";
     private boolean recorded;
     private boolean failing;
+    /**
+     * The last checkpoint failed on the lock: another process holds it, perhaps stopped while holding
+     * it, so the next ones try it once instead of making every call wait.
+     */
+    private boolean lockBusy;
     /** The turns this object recorded checkpoints in: undoing them needs the store. */
     private final Set<TurnKey> recordedTurns = new HashSet<>();
 
@@ -164,12 +169,14 @@ public final class Checkpoints {
                     prune(made);
                 }
                 return null;
-            });
+            }, lockBusy ? Duration.ZERO : lockWait);
             recorded = true;
             recordedTurns.add(turn);
             failing = false;
+            lockBusy = false;
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
+            lockBusy = e instanceof CheckpointStore.LockBusy;
             if (failing) {
                 LOG.debug("A checkpoint failed again", e);
                 return Optional.empty();

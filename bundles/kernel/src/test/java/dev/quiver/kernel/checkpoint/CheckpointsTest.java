@@ -499,6 +499,25 @@ class CheckpointsTest {
     }
 
     @Test
+    void aLockStillHeldAfterACheckpointFailedOnItIsTriedOnceNotWaitedForAgain() throws Exception {
+        write("a.txt", "a\n");
+        checkpoints = new Checkpoints(workspace, store, Runnable::run, LIMITS, Duration.ofMillis(1500));
+        turn(1, () -> write("a.txt", "b\n"));
+        try (FileChannel channel = FileChannel.open(store.resolve("lock"), StandardOpenOption.WRITE);
+                FileLock held = channel.lock()) {
+            checkpoints.beginTurn("s1", 2, "prompt", false);
+            assertTrue(checkpoints.beforeCall("bash (execute)").isPresent(), "the first waits its time and fails");
+            long started = System.nanoTime();
+            assertEquals(Optional.empty(), checkpoints.beforeCall("bash (execute)"), "told once");
+            long waited = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(waited < 1000, "a lock held all along is not waited for again: " + waited + " ms");
+        }
+        write("a.txt", "c\n");
+        checkpoints.beginTurn("s1", 3, "prompt", false);
+        assertEquals(Optional.empty(), checkpoints.beforeCall("bash (execute)"), "free again: had at once");
+    }
+
+    @Test
     void largeFilesAndFilesPastTheLimitsAreNotRecordedAndUndoNamesThem() throws Exception {
         checkpoints = open(new Snapshotter.Limits(1000, 100_000, 1L << 30, Duration.ofSeconds(30)));
         write("a.txt", "a\n");
