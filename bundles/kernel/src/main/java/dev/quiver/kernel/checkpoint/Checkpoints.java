@@ -145,12 +145,32 @@ public final class Checkpoints {
     public synchronized Optional<String> endTurn() {
         if (turn == null || !recorded) {
             turn = null;
+            saveCacheIfFree();
             return Optional.empty();
         }
         Optional<String> problem = record(Phase.END, "");
         turn = null;
         return problem.map(reason -> "Quiver could not record the checkpoint at the end of this turn (" + reason
                 + "), so undo will count what the turn's last call changed as changed by someone else.");
+    }
+
+    /**
+     * A turn that recorded nothing may still have read files (looking ahead, or a checkpoint that
+     * failed): their stat cache entries are saved for the next process, when the lock is free at once.
+     */
+    private void saveCacheIfFree() {
+        Parts made = parts;
+        if (made == null || !made.snapshotter().cacheUnsaved()) {
+            return;
+        }
+        try {
+            made.store().locked(() -> {
+                made.snapshotter().saveCache(true);
+                return null;
+            }, Duration.ZERO);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Saving the stat cache of {} failed", folder, e);
+        }
     }
 
     private Optional<String> record(Phase phase, String tool) {

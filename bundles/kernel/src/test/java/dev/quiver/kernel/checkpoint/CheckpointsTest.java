@@ -396,6 +396,15 @@ class CheckpointsTest {
     }
 
     @Test
+    void theStatCacheIsSavedAtTheEndOfATurnThatRecordedNothing() throws Exception {
+        write("a.txt", "a\n");
+        checkpoints.beginTurn("s1", 1, "prompt", true); // looks at the workspace ahead, then no call changes files
+        assertEquals(Optional.empty(), checkpoints.endTurn());
+        assertTrue(Files.exists(store.resolve(CheckpointStore.CACHE)), "what was read is kept for the next process");
+        assertFalse(Files.exists(store.resolve(CheckpointStore.JOURNAL)), "and no checkpoint recorded");
+    }
+
+    @Test
     void aDamagedObjectMakesUndoSaySoAndChangeNothing() throws Exception {
         write("a.txt", "the original text\n");
         turn(1, () -> write("a.txt", "changed\n"));
