@@ -440,6 +440,26 @@ class CheckpointsTest {
     }
 
     @Test
+    void aTornLastJournalLineIsLeftOutAndSaidNotADisabledUndo() throws Exception {
+        write("a.txt", "a\n");
+        turn(1, () -> write("a.txt", "b\n"));
+        Path journal = store.resolve(CheckpointStore.JOURNAL);
+        Files.writeString(journal, "3f5e1c", StandardOpenOption.APPEND); // an append cut short
+        assertEquals(1, checkpoints.list().size());
+
+        UndoReport report = checkpoints.undoNewest(1, false, "test");
+        assertEquals("a\n", Files.readString(root.resolve("a.txt")));
+        assertTrue(report.notes().stream().anyMatch(note -> note.startsWith("The last line of the checkpoint journal")
+                && note.contains("line 3 of its journal is not a checkpoint id: 3f5e1c")), report.notes().toString());
+
+        Files.writeString(journal, "3f5e1c", StandardOpenOption.APPEND);
+        turn(2, () -> write("a.txt", "c\n")); // appends after it: the torn line is cut, not glued to
+        assertEquals(1, checkpoints.list().size());
+        checkpoints.undoNewest(1, false, "test");
+        assertEquals("a\n", Files.readString(root.resolve("a.txt")));
+    }
+
+    @Test
     void aMissingStoreMakesUndoSaySo() throws Exception {
         write("a.txt", "a\n");
         turn(1, () -> write("a.txt", "b\n"));
