@@ -234,6 +234,15 @@ final class Jail {
      * there but walked from the root like any path.
      */
     SeekableByteChannel openRead(SecureDirectoryStream<Path> folder, Path folderPath, Path name) throws IOException {
+        BasicFileAttributes before = attributes(folder, name);
+        if (before != null && before.isSymbolicLink()) {
+            return openRead(folderPath.resolve(name.toString()));
+        }
+        if (before != null && !before.isRegularFile()) {
+            // a named pipe swapped in since the caller looked would block the open, or the read, for ever
+            throw new FileSystemException(shown(folderPath.resolve(name.toString())), null, before.isDirectory()
+                    ? "is a folder, not a file" : "not a regular file (a pipe, socket or device)");
+        }
         try {
             return folder.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW));
         } catch (IOException e) {
@@ -335,20 +344,28 @@ final class Jail {
      * judges a link it copies: it must lead inside the workspace, and not to a secret under a plain name.
      */
     void createLink(Path link, Path target) throws IOException {
-        Path leadsTo = link.toAbsolutePath().normalize().getParent().resolve(target).normalize();
+        // judged as written first, so that a refused link makes no folders on the way
+        judgeLink(link, target, link.toAbsolutePath().normalize().getParent());
+        try (Spot spot = locate(link, false, true, Intent.WRITE);
+                SecureDirectoryStream<Path> rootFolder = openRoot()) {
+            // then from the folder it is really made in: a link on the way (a -> .) would make a/l -> ../x
+            // lead elsewhere than its path as written says
+            judgeLink(link, target, spot.folderPath);
+            if (spot.attributes() != null) {
+                throw new FileAlreadyExistsException(shown(link));
+            }
+            makeInRoot(rootFolder, spot.folder, spot.name, temporary -> Files.createSymbolicLink(temporary, target));
+        }
+    }
+
+    private void judgeLink(Path link, Path target, Path folder) throws IOException {
+        Path leadsTo = folder.resolve(target).normalize();
         if (!leadsTo.startsWith(root)) {
             throw new FileSystemException(shown(link), null, "a link to " + target + " would lead out of the workspace");
         }
         if (Secrets.isSecret(leadsTo.getFileName()) && !Secrets.isSecret(link.getFileName())) {
             throw new FileSystemException(shown(link), null, "a link to " + target
                     + ", which holds secrets by its name, is not made under a name that does not");
-        }
-        try (Spot spot = locate(link, false, true, Intent.WRITE);
-                SecureDirectoryStream<Path> rootFolder = openRoot()) {
-            if (spot.attributes() != null) {
-                throw new FileAlreadyExistsException(shown(link));
-            }
-            makeInRoot(rootFolder, spot.folder, spot.name, temporary -> Files.createSymbolicLink(temporary, target));
         }
     }
 

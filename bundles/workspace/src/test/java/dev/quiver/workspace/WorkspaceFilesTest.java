@@ -213,6 +213,33 @@ class WorkspaceFilesTest {
     }
 
     @Test
+    void createLinkJudgesTheTargetFromTheFolderTheLinkIsReallyMadeIn() throws IOException {
+        Files.createSymbolicLink(root.resolve("here"), Path.of(".")); // here/l is made in the root itself
+        IOException out = assertThrows(IOException.class,
+                () -> workspace.createLink(root.resolve("here/l"), Path.of("../x")));
+        assertTrue(out.getMessage().contains("would lead out of the workspace"), out.getMessage());
+        assertFalse(Files.exists(root.resolve("l"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        workspace.createLink(root.resolve("here/in"), Path.of("x")); // leads inside: made, in the root
+        assertEquals(Path.of("x"), Files.readSymbolicLink(root.resolve("in")));
+    }
+
+    @Test
+    void aPipeInAHeldFolderIsNeverOpened() throws Exception {
+        Files.writeString(root.resolve("a.txt"), "a");
+        Process mkfifo = new ProcessBuilder("mkfifo", root.resolve("pipe").toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor());
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+            try (dev.quiver.api.Workspace.Folder folder = workspace.openFolder(root)) {
+                IOException pipe = assertThrows(IOException.class, () -> folder.openRead("pipe"));
+                assertTrue(pipe.getMessage().contains("not a regular file"), pipe.getMessage());
+                try (java.nio.channels.SeekableByteChannel file = folder.openRead("a.txt")) {
+                    assertEquals(1, file.size());
+                }
+            }
+        });
+    }
+
+    @Test
     void writeStoresTheExactBytes() throws IOException {
         byte[] bytes = new byte[256];
         for (int i = 0; i < bytes.length; i++) {

@@ -130,10 +130,29 @@ final class CheckpointStore {
      * @throws IOException when the lock is not had in time, naming the lock file
      */
     <T> T locked(Locked<T> body) throws IOException {
+        return locked(body, lockWait);
+    }
+
+    /** The lock was not had in time: another process (or session) holds it. */
+    static final class LockBusy extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LockBusy(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Runs {@code body} holding the store's lock, waiting at most {@code wait} for it: with
+     * {@link Duration#ZERO}, tries once.
+     *
+     * @throws LockBusy when the lock is not had in time, naming the lock file
+     */
+    <T> T locked(Locked<T> body, Duration wait) throws IOException {
         create();
         try (FileChannel channel = FileChannel.open(folder.resolve(LOCK), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-            long deadline = System.nanoTime() + lockWait.toNanos();
+            long deadline = System.nanoTime() + wait.toNanos();
             FileLock lock = null;
             while (lock == null) {
                 try {
@@ -142,10 +161,10 @@ final class CheckpointStore {
                     // another session of this process holds it
                 }
                 if (lock == null) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IOException("the checkpoint store is locked by another Quiver session (its lock "
-                                + "file " + folder.resolve(LOCK) + " was held for more than " + lockWait.toMillis()
-                                + " ms)");
+                    if (System.nanoTime() >= deadline) {
+                        throw new LockBusy("the checkpoint store is locked by another Quiver session (its lock "
+                                + "file " + folder.resolve(LOCK) + (wait.isZero() ? " was held)" : " was held for more than "
+                                + wait.toMillis() + " ms)"));
                     }
                     try {
                         Thread.sleep(10);
@@ -203,6 +222,7 @@ final class CheckpointStore {
         commit.setCommitter(quiver);
         commit.setMessage(message(recorded));
         ObjectId id = objects.insert(Constants.OBJ_COMMIT, commit.build());
+        cutTornTail(folder.resolve(JOURNAL));
         Files.writeString(folder.resolve(JOURNAL), id.name() + "\n", StandardCharsets.US_ASCII,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
         return id;
@@ -245,36 +265,92 @@ final class CheckpointStore {
      * @throws IOException naming what is damaged: a journal line, a missing or damaged commit
      */
     List<Record> journal() throws IOException {
+        return read().records();
+    }
+
+    /**
+     * The journal as read.
+     *
+     * @param dropped why its last line was left out, when it was damaged and not the only one: a
+     *     checkpoint whose line was torn as it was appended (Quiver stopped, the disk filled) costs that
+     *     checkpoint alone, not every undo
+     */
+    record Journal(List<Record> records, Optional<String> dropped) {
+    }
+
+    /** Every checkpoint the journal lists, as {@link #journal()}, with a damaged last line left out and said. */
+    Journal read() throws IOException {
         List<String> lines;
         try {
             lines = Files.readAllLines(folder.resolve(JOURNAL), StandardCharsets.US_ASCII);
         } catch (NoSuchFileException e) {
-            return List.of();
+            return new Journal(List.of(), Optional.empty());
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new LooseObjects.StoreDamaged("its journal holds text that is not a checkpoint id");
         }
-        List<Record> records = new ArrayList<>(lines.size());
+        List<String> listed = lines.stream().filter(line -> !line.isBlank()).toList();
+        List<Record> records = new ArrayList<>(listed.size());
         ObjectChecker checker = new ObjectChecker();
-        for (String line : lines) {
-            if (line.isBlank()) {
-                continue;
-            }
-            if (!ObjectId.isId(line.strip())) {
-                throw new LooseObjects.StoreDamaged("line " + (records.size() + 1) + " of its journal is not a "
-                        + "checkpoint id: " + (line.length() > 60 ? line.substring(0, 60) + "..." : line));
-            }
-            ObjectId id = ObjectId.fromString(line.strip());
-            byte[] raw = objects.read(id, Constants.OBJ_COMMIT, 1 << 20);
+        for (int i = 0; i < listed.size(); i++) {
             try {
-                checker.checkCommit(id, raw);
-            } catch (CorruptObjectException e) {
-                throw new LooseObjects.StoreDamaged(id, "is not a valid commit (" + e.getMessage() + ")");
+                records.add(record(listed.get(i), records.size(), checker));
+            } catch (LooseObjects.StoreDamaged damaged) {
+                if (i < listed.size() - 1 || records.isEmpty()) {
+                    throw damaged; // damage before the end is not a torn append: nothing of it is trusted
+                }
+                return new Journal(records, Optional.of(damaged.getMessage()));
             }
-            RevCommit commit = RevCommit.parse(raw);
-            records.add(new Record(records.size(), id, commit.getTree().getId(),
-                    commit.getCommitterIdent().getWhenAsInstant(), parse(id, commit.getFullMessage())));
         }
-        return records;
+        return new Journal(records, Optional.empty());
+    }
+
+    private Record record(String line, int index, ObjectChecker checker) throws IOException {
+        if (!ObjectId.isId(line.strip())) {
+            throw new LooseObjects.StoreDamaged("line " + (index + 1) + " of its journal is not a "
+                    + "checkpoint id: " + (line.length() > 60 ? line.substring(0, 60) + "..." : line));
+        }
+        ObjectId id = ObjectId.fromString(line.strip());
+        byte[] raw = objects.read(id, Constants.OBJ_COMMIT, 1 << 20);
+        try {
+            checker.checkCommit(id, raw);
+        } catch (CorruptObjectException e) {
+            throw new LooseObjects.StoreDamaged(id, "is not a valid commit (" + e.getMessage() + ")");
+        }
+        RevCommit commit = RevCommit.parse(raw);
+        return new Record(index, id, commit.getTree().getId(), commit.getCommitterIdent().getWhenAsInstant(),
+                parse(id, commit.getFullMessage()));
+    }
+
+    /**
+     * Cuts off a last line an append left unfinished (no newline), so that the next line is not glued
+     * to it and the damage stays at the end, where {@link #read()} leaves it out.
+     */
+    private void cutTornTail(Path journal) throws IOException {
+        try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS)) {
+            long size = channel.size();
+            if (size == 0) {
+                return;
+            }
+            int tail = (int) Math.min(size, 256);
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(tail);
+            while (bytes.hasRemaining() && channel.read(bytes, size - tail + bytes.position()) >= 0) {
+                // reads the tail
+            }
+            if (bytes.get(tail - 1) == '\n') {
+                return;
+            }
+            int newline = tail - 1;
+            while (newline >= 0 && bytes.get(newline) != '\n') {
+                newline--;
+            }
+            // a torn line is shorter than an id and its newline; longer, it is not one to cut
+            if (newline >= 0 || size == tail) {
+                channel.truncate(size - tail + newline + 1);
+            }
+        } catch (NoSuchFileException none) {
+            // the first checkpoint
+        }
     }
 
     /**
@@ -282,12 +358,16 @@ final class CheckpointStore {
      * {@link #PRUNE_LINES} lines, and removes the objects no kept checkpoint names (nor {@code alsoKeep})
      * that are older than an hour. Under the lock. Nothing is removed when anything kept cannot be read.
      *
+     * Once pruned, the journal must grow to twice what the last prune kept before it is looked at again,
+     * and nothing is rewritten when no turn would be dropped: every prune makes every process forget
+     * the objects it knew as stored, so pruning after every turn would cost each a whole new tree.
+     *
      * @return whether it pruned
      */
     boolean prune(Set<ObjectId> alsoKeep) throws IOException {
         Path journal = folder.resolve(JOURNAL);
         List<String> lines = Files.readAllLines(journal, StandardCharsets.US_ASCII);
-        if (lines.size() < PRUNE_LINES) {
+        if (lines.size() < Math.max(PRUNE_LINES, 2L * keptAtLastPrune())) {
             return false;
         }
         List<Record> records = journal();
@@ -305,15 +385,32 @@ final class CheckpointStore {
             record.meta().skipped().ifPresent(reachable::add);
             mark(trees, record.tree(), reachable);
         }
+        if (keep.size() == records.size()) {
+            return false; // nothing to drop: the journal, the objects and what every process knows stay as they are
+        }
         StringBuilder text = new StringBuilder();
         keep.forEach(record -> text.append(record.commit().name()).append('\n'));
         Path temporary = folder.resolve(JOURNAL + ".tmp");
         Files.writeString(temporary, text, StandardCharsets.US_ASCII);
         Files.move(temporary, journal, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(folder.resolve(PRUNED), Instant.now() + "\n", StandardCharsets.US_ASCII);
+        Files.writeString(folder.resolve(PRUNED), Instant.now() + "\nkept " + keep.size() + "\n", StandardCharsets.US_ASCII);
         sweep(reachable);
         return true;
+    }
+
+    /** How many journal lines the last prune kept; 0 when it never pruned or does not say. */
+    private long keptAtLastPrune() {
+        try {
+            for (String line : Files.readAllLines(folder.resolve(PRUNED), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("kept ")) {
+                    return Long.parseLong(line.substring(5).strip());
+                }
+            }
+        } catch (IOException | RuntimeException never) {
+            // never pruned, or by a version that did not say: the plain threshold
+        }
+        return 0;
     }
 
     private static void mark(Trees trees, ObjectId tree, Set<ObjectId> reachable) throws IOException {

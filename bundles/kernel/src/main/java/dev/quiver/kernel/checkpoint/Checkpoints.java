@@ -48,6 +48,11 @@ public final class Checkpoints {
     private String kind = "call";
     private boolean recorded;
     private boolean failing;
+    /**
+     * The last checkpoint failed on the lock: another process holds it, perhaps stopped while holding
+     * it, so the next ones try it once instead of making every call wait.
+     */
+    private boolean lockBusy;
     /** The turns this object recorded checkpoints in: undoing them needs the store. */
     private final Set<TurnKey> recordedTurns = new HashSet<>();
 
@@ -140,12 +145,32 @@ public final class Checkpoints {
     public synchronized Optional<String> endTurn() {
         if (turn == null || !recorded) {
             turn = null;
+            saveCacheIfFree();
             return Optional.empty();
         }
         Optional<String> problem = record(Phase.END, "");
         turn = null;
         return problem.map(reason -> "Quiver could not record the checkpoint at the end of this turn (" + reason
                 + "), so undo will count what the turn's last call changed as changed by someone else.");
+    }
+
+    /**
+     * A turn that recorded nothing may still have read files (looking ahead, or a checkpoint that
+     * failed): their stat cache entries are saved for the next process, when the lock is free at once.
+     */
+    private void saveCacheIfFree() {
+        Parts made = parts;
+        if (made == null || !made.snapshotter().cacheUnsaved()) {
+            return;
+        }
+        try {
+            made.store().locked(() -> {
+                made.snapshotter().saveCache(true);
+                return null;
+            }, Duration.ZERO);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Saving the stat cache of {} failed", folder, e);
+        }
     }
 
     private Optional<String> record(Phase phase, String tool) {
@@ -164,12 +189,14 @@ public final class Checkpoints {
                     prune(made);
                 }
                 return null;
-            });
+            }, lockBusy ? Duration.ZERO : lockWait);
             recorded = true;
             recordedTurns.add(turn);
             failing = false;
+            lockBusy = false;
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
+            lockBusy = e instanceof CheckpointStore.LockBusy;
             if (failing) {
                 LOG.debug("A checkpoint failed again", e);
                 return Optional.empty();
@@ -197,7 +224,10 @@ public final class Checkpoints {
         requireStore();
         Parts made = parts();
         try {
-            return made.undo().list(Undo.turns(made.store().journal()));
+            CheckpointStore.Journal journal = made.store().read();
+            journal.dropped().ifPresent(why -> LOG.warn("The last line of the checkpoint journal in {} is damaged and "
+                    + "left out: {}", folder, why));
+            return made.undo().list(Undo.turns(journal.records()));
         } catch (IOException e) {
             throw failure(e, false);
         }
@@ -214,7 +244,8 @@ public final class Checkpoints {
         Parts made = parts();
         try {
             return made.store().locked(() -> {
-                List<Undo.Turn> open = Undo.turns(made.store().journal()).stream().filter(turn -> !turn.undone())
+                CheckpointStore.Journal journal = made.store().read();
+                List<Undo.Turn> open = Undo.turns(journal.records()).stream().filter(turn -> !turn.undone())
                         .toList();
                 if (open.isEmpty()) {
                     throw new HostException("No turn in " + workspace.root() + " has changes left to undo.");
@@ -226,7 +257,7 @@ public final class Checkpoints {
                 }
                 List<Undo.Turn> chosen = open.subList(open.size() - count, open.size());
                 UndoReport report = made.undo().run(chosen, force, true, new TurnKey(by, 0), 0);
-                return withConversations(report, chosen);
+                return withDropped(withConversations(report, chosen), journal);
             });
         } catch (IOException e) {
             throw failure(e, true);
@@ -248,6 +279,18 @@ public final class Checkpoints {
         notes.add("The checkpoints keep the newest " + CheckpointStore.KEPT_TURNS + " turns of the workspace; "
                 + (missing.size() == 1 ? "turn " : "turns ") + String.join(", ", missing.stream().map(key -> String.valueOf(key.turn())).toList())
                 + " left none, so what it changed, if anything, is not restored.");
+        return new UndoReport(report.turns(), report.changes(), notes, report.applied(), report.rewound());
+    }
+
+    /** The journal's damaged last line, left out: said, as what it named is not used. */
+    private UndoReport withDropped(UndoReport report, CheckpointStore.Journal journal) {
+        if (journal.dropped().isEmpty()) {
+            return report;
+        }
+        List<String> notes = new ArrayList<>(report.notes());
+        notes.add("The last line of the checkpoint journal in " + folder + " is damaged (" + journal.dropped().get()
+                + "; Quiver was probably stopped while recording it), so that checkpoint is left out: what the turn "
+                + "it belonged to changed after the one before it is not restored.");
         return new UndoReport(report.turns(), report.changes(), notes, report.applied(), report.rewound());
     }
 
@@ -284,10 +327,11 @@ public final class Checkpoints {
         Parts made = parts();
         try {
             CheckpointStore.Locked<UndoReport> body = () -> {
-                List<Undo.Turn> chosen = Undo.turns(made.store().journal()).stream()
+                CheckpointStore.Journal journal = made.store().read();
+                List<Undo.Turn> chosen = Undo.turns(journal.records()).stream()
                         .filter(turn -> wanted.contains(turn.key()) && !turn.undone()).toList();
                 UndoReport report = made.undo().run(chosen, force, apply, new TurnKey(session, 0), rewound);
-                return withPruned(report, wanted, chosen);
+                return withDropped(withPruned(report, wanted, chosen), journal);
             };
             return apply ? made.store().locked(body) : body.run();
         } catch (IOException e) {

@@ -265,11 +265,6 @@ final class LooseObjects {
         return file(id).toFile().setLastModified(System.currentTimeMillis());
     }
 
-    /** Whether the object is stored (not whether it is intact). */
-    boolean has(ObjectId id) {
-        return present.contains(id) || Files.isRegularFile(file(id));
-    }
-
     /** Deflates into {@code out} with this thread's compressor; closing finishes it and closes {@code out}. */
     private static OutputStream deflating(OutputStream out, int buffer) {
         Deflater deflater = DEFLATERS.get();

@@ -312,6 +312,11 @@ final class Snapshotter {
         }
     }
 
+    /** Whether the stat cache holds what its file does not. */
+    boolean cacheUnsaved() {
+        return cache.unsaved() > 0;
+    }
+
     /** The objects the stat cache names, which the next checkpoint may name without storing them again. */
     java.util.Set<ObjectId> cached() {
         return cache.ids();

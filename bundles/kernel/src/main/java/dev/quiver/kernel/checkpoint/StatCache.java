@@ -52,8 +52,7 @@ final class StatCache {
     private final Map<String, Known> entries = new ConcurrentHashMap<>();
     /** The cache file as last read or written by this process; another process's write changes it. */
     private Object loaded;
-    private boolean dirty;
-    /** Entries put since the file was last written. */
+    /** Entries put or forgotten since the file was last written (or read): none, and there is nothing to save. */
     private final java.util.concurrent.atomic.AtomicInteger unsaved = new java.util.concurrent.atomic.AtomicInteger();
 
     StatCache(Path file) {
@@ -66,7 +65,6 @@ final class StatCache {
 
     void put(String path, Known known) {
         entries.put(path, known);
-        dirty = true;
         unsaved.incrementAndGet();
     }
 
@@ -76,9 +74,9 @@ final class StatCache {
 
     /** Forgets the files that are no longer listed. */
     void retain(java.util.Set<String> listed) {
-        if (entries.keySet().retainAll(listed)) {
-            dirty = true;
-        }
+        int before = entries.size();
+        entries.keySet().retainAll(listed);
+        unsaved.addAndGet(Math.max(0, before - entries.size()));
     }
 
     /** The objects the entries name, which a prune keeps. */
@@ -95,7 +93,7 @@ final class StatCache {
             return;
         }
         entries.clear();
-        dirty = false;
+        unsaved.set(0);
         loaded = now;
         if (now == null) {
             return;
@@ -122,7 +120,7 @@ final class StatCache {
 
     /** Writes the cache when it changed: a temporary file renamed over the old one. */
     synchronized void save() throws IOException {
-        if (!dirty) {
+        if (unsaved.get() == 0) {
             return;
         }
         Path temporary = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".tmp");
@@ -156,7 +154,6 @@ final class StatCache {
         } finally {
             Files.deleteIfExists(temporary);
         }
-        dirty = false;
         unsaved.set(0);
         loaded = stamp();
     }

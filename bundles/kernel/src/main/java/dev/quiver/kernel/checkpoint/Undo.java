@@ -215,6 +215,10 @@ final class Undo {
                                 + "or a background command); --force restores it anyway"
                         : "it cannot be compared with what turn " + name(plan.lastTurn) + " left: "
                                 + currently.unknown() + "; --force restores it anyway";
+            } else if (kind == Kind.DELETED && !force && existsThere(path)) {
+                // the checkpoints cannot see it (a turn that made it ignored records it as deleted, and
+                // so does the view now), so whether it is what the turn left is not known
+                skipped = "it exists but is not recorded now (ignored?); --force restores it anyway";
             }
             unrecorded.remove(path);
             changes.add(new Change(path, kind, Optional.ofNullable(skipped)));
@@ -411,6 +415,21 @@ final class Undo {
         if (!wanted.equals(now)) {
             workspace.setPermissions(file, wanted);
         }
+    }
+
+    /**
+     * Whether something is at the path itself, through real folders only: behind a folder that became a
+     * link is somewhere else, which the restore refuses on its own.
+     */
+    private boolean existsThere(String path) {
+        Path root = workspace.root();
+        for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+            BasicFileAttributes folder = attributes(root.resolve(path.substring(0, slash)));
+            if (folder == null || !folder.isDirectory()) {
+                return false;
+            }
+        }
+        return attributes(root.resolve(path)) != null;
     }
 
     private static BasicFileAttributes attributes(Path path) {

@@ -184,6 +184,24 @@ class CheckpointsTest {
     }
 
     @Test
+    void aFileATurnMadeIgnoredIsNotOverwrittenUnlessForced() throws Exception {
+        sh("git init -q");
+        write(".gitignore", "*.log\n");
+        write("gen.txt", "as it was\n");
+        turn(1, () -> {
+            write(".gitignore", "*.log\ngen.txt\n"); // the checkpoints no longer see gen.txt
+            write("gen.txt", "newer, and the user's\n");
+        });
+        UndoReport report = checkpoints.undoNewest(1, false, "test");
+        assertEquals(Map.of(".gitignore", Kind.MODIFIED, "gen.txt", Kind.DELETED), kinds(report));
+        assertEquals("*.log\n", Files.readString(root.resolve(".gitignore")));
+        assertEquals("newer, and the user's\n", Files.readString(root.resolve("gen.txt")), "not overwritten unseen");
+        assertEquals(List.of("gen.txt"), report.skipped().stream().map(UndoReport.Change::path).toList());
+        assertTrue(report.skipped().get(0).skipped().orElseThrow().startsWith("it exists but is not recorded now (ignored?)"),
+                report.toString());
+    }
+
+    @Test
     void namesGitRefusesAreSkippedAndNamedAndOddNamesKept() throws Exception {
         write("sub/.GIT/config", "a hostile repository's folder\n");
         write(".Git", "a file\n");
@@ -283,7 +301,7 @@ class CheckpointsTest {
         // the undo recorded what it overwrote: the user's text is in the store
         ObjectId users = new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB,
                 "by the user afterwards\n".getBytes(StandardCharsets.UTF_8));
-        assertTrue(objects().has(users));
+        assertTrue(Files.isRegularFile(objects().file(users)));
     }
 
     @Test
@@ -338,7 +356,7 @@ class CheckpointsTest {
             int value = turn;
             turn(turn, () -> write("count.txt", value + "\n"));
         }
-        assertTrue(objects.has(first));
+        assertTrue(Files.isRegularFile(objects.file(first)));
         try (Stream<Path> files = Files.walk(store.resolve("objects"))) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() - 7_200_000));
@@ -359,6 +377,31 @@ class CheckpointsTest {
         assertEquals(List.of(), old.changes());
         assertTrue(old.notes().contains("The checkpoints keep the newest 50 turns of the workspace; turn 3 left "
                 + "none, so what it changed, if anything, is not restored."), old.notes().toString());
+    }
+
+    @Test
+    void aLongJournalWithNothingToDropIsNotRewritten() throws Exception {
+        write("a.txt", "a\n");
+        checkpoints.beginTurn("s1", 1, "prompt", false);
+        for (int call = 0; call < CheckpointStore.PRUNE_LINES; call++) {
+            assertEquals(Optional.empty(), checkpoints.beforeCall("bash (execute)"));
+        }
+        write("a.txt", "b\n");
+        assertEquals(Optional.empty(), checkpoints.endTurn());
+        assertEquals(CheckpointStore.PRUNE_LINES + 1, Files.readAllLines(store.resolve(CheckpointStore.JOURNAL)).size());
+        assertFalse(Files.exists(store.resolve(CheckpointStore.PRUNED)),
+                "one turn, all kept: no prune, so no process forgets what it knew as stored");
+        checkpoints.undoNewest(1, false, "test");
+        assertEquals("a\n", Files.readString(root.resolve("a.txt")));
+    }
+
+    @Test
+    void theStatCacheIsSavedAtTheEndOfATurnThatRecordedNothing() throws Exception {
+        write("a.txt", "a\n");
+        checkpoints.beginTurn("s1", 1, "prompt", true); // looks at the workspace ahead, then no call changes files
+        assertEquals(Optional.empty(), checkpoints.endTurn());
+        assertTrue(Files.exists(store.resolve(CheckpointStore.CACHE)), "what was read is kept for the next process");
+        assertFalse(Files.exists(store.resolve(CheckpointStore.JOURNAL)), "and no checkpoint recorded");
     }
 
     @Test
@@ -394,6 +437,26 @@ class CheckpointsTest {
         assertTrue(garbled.getMessage().contains("is damaged: line 1 of its journal is not a checkpoint id: not an id."),
                 garbled.getMessage());
         assertEquals("b\n", Files.readString(root.resolve("a.txt")));
+    }
+
+    @Test
+    void aTornLastJournalLineIsLeftOutAndSaidNotADisabledUndo() throws Exception {
+        write("a.txt", "a\n");
+        turn(1, () -> write("a.txt", "b\n"));
+        Path journal = store.resolve(CheckpointStore.JOURNAL);
+        Files.writeString(journal, "3f5e1c", StandardOpenOption.APPEND); // an append cut short
+        assertEquals(1, checkpoints.list().size());
+
+        UndoReport report = checkpoints.undoNewest(1, false, "test");
+        assertEquals("a\n", Files.readString(root.resolve("a.txt")));
+        assertTrue(report.notes().stream().anyMatch(note -> note.startsWith("The last line of the checkpoint journal")
+                && note.contains("line 3 of its journal is not a checkpoint id: 3f5e1c")), report.notes().toString());
+
+        Files.writeString(journal, "3f5e1c", StandardOpenOption.APPEND);
+        turn(2, () -> write("a.txt", "c\n")); // appends after it: the torn line is cut, not glued to
+        assertEquals(1, checkpoints.list().size());
+        checkpoints.undoNewest(1, false, "test");
+        assertEquals("a\n", Files.readString(root.resolve("a.txt")));
     }
 
     @Test
@@ -462,6 +525,25 @@ class CheckpointsTest {
             assertTrue(problem.get().contains("the checkpoint store is locked by another Quiver session"), problem.get());
             assertTrue(waited < 3000, waited + " ms");
         }
+    }
+
+    @Test
+    void aLockStillHeldAfterACheckpointFailedOnItIsTriedOnceNotWaitedForAgain() throws Exception {
+        write("a.txt", "a\n");
+        checkpoints = new Checkpoints(workspace, store, Runnable::run, LIMITS, Duration.ofMillis(1500));
+        turn(1, () -> write("a.txt", "b\n"));
+        try (FileChannel channel = FileChannel.open(store.resolve("lock"), StandardOpenOption.WRITE);
+                FileLock held = channel.lock()) {
+            checkpoints.beginTurn("s1", 2, "prompt", false);
+            assertTrue(checkpoints.beforeCall("bash (execute)").isPresent(), "the first waits its time and fails");
+            long started = System.nanoTime();
+            assertEquals(Optional.empty(), checkpoints.beforeCall("bash (execute)"), "told once");
+            long waited = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(waited < 1000, "a lock held all along is not waited for again: " + waited + " ms");
+        }
+        write("a.txt", "c\n");
+        checkpoints.beginTurn("s1", 3, "prompt", false);
+        assertEquals(Optional.empty(), checkpoints.beforeCall("bash (execute)"), "free again: had at once");
     }
 
     @Test
