@@ -215,6 +215,11 @@ final class Undo {
                                 + "or a background command); --force restores it anyway"
                         : "it cannot be compared with what turn " + name(plan.lastTurn) + " left: "
                                 + currently.unknown() + "; --force restores it anyway";
+            } else if (kind == Kind.CREATED && !force && existedBefore(path, plan.first.start().time())) {
+                // a file the turn did not make: it was there, unrecorded (ignored until the turn changed an
+                // ignore file), so deleting it would lose what no checkpoint holds
+                skipped = "it was there before turn " + name(plan.first) + " began, unrecorded (ignored then?), so it "
+                        + "is not deleted; --force deletes it anyway";
             } else if (kind == Kind.DELETED && !force && existsThere(path)) {
                 // the checkpoints cannot see it (a turn that made it ignored records it as deleted, and
                 // so does the view now), so whether it is what the turn left is not known
@@ -430,6 +435,22 @@ final class Undo {
             }
         }
         return attributes(root.resolve(path)) != null;
+    }
+
+    /**
+     * Whether the file at {@code path} is older than {@code start}: made before it (its creation time,
+     * where the file system keeps one) or last modified before it, which it cannot be if it was made
+     * after. A command can set an old modification time; that only leaves a file undeleted, and named.
+     * The store keeps a turn's start to the second, so a file made in that same second before the turn
+     * counts as the turn's.
+     */
+    private boolean existedBefore(String path, Instant start) {
+        if (!existsThere(path)) {
+            return false;
+        }
+        BasicFileAttributes file = attributes(workspace.root().resolve(path));
+        return file != null && (file.creationTime().toInstant().isBefore(start)
+                || file.lastModifiedTime().toInstant().isBefore(start));
     }
 
     private static BasicFileAttributes attributes(Path path) {

@@ -202,6 +202,27 @@ class CheckpointsTest {
     }
 
     @Test
+    void filesThatWereIgnoredBeforeATurnChangedTheIgnoreRulesAreNotDeletedByUndo() throws Exception {
+        sh("git init -q");
+        write(".gitignore", ".env\nbuild/\n");
+        write(".env", "KEY=the user's only copy\n");
+        write("build/app.bin", "built\n");
+        Thread.sleep(1100); // the files are older than the turn, whose start the store keeps to the second
+        turn(1, () -> Files.delete(root.resolve(".gitignore"))); // the checkpoints now see .env and build/
+        UndoReport report = checkpoints.undoNewest(1, false, "test");
+        assertEquals(".env\nbuild/\n", Files.readString(root.resolve(".gitignore")));
+        assertEquals("KEY=the user's only copy\n", Files.readString(root.resolve(".env")), "never deleted");
+        assertEquals("built\n", Files.readString(root.resolve("build/app.bin")));
+        assertEquals(List.of(".env", "build/app.bin"), report.skipped().stream().map(UndoReport.Change::path).toList());
+        assertTrue(report.skipped().get(0).skipped().orElseThrow().startsWith("it was there before turn"), report.toString());
+
+        // a file the turn itself made is still deleted
+        turn(2, () -> write("made.txt", "by the turn\n"));
+        checkpoints.undoNewest(1, false, "test");
+        assertFalse(Files.exists(root.resolve("made.txt")));
+    }
+
+    @Test
     void namesGitRefusesAreSkippedAndNamedAndOddNamesKept() throws Exception {
         write("sub/.GIT/config", "a hostile repository's folder\n");
         write(".Git", "a file\n");
