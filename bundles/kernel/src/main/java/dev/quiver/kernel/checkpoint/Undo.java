@@ -237,10 +237,12 @@ final class Undo {
             return new UndoReport(turns, changes, notes, false, rewound);
         }
         Map<String, String> failed = carryOut(trees, plans, restore, chosen);
-        if (!failed.isEmpty()) {
-            changes = changes.stream().map(change -> failed.containsKey(change.path())
-                    ? new Change(change.path(), change.kind(), Optional.of(failed.get(change.path()))) : change).toList();
-        }
+        // the turns are marked undone now, so advice to undo again cannot be followed: say where the content is
+        changes = changes.stream().map(change -> {
+            String why = failed.getOrDefault(change.path(), change.skipped().orElse(null));
+            return why == null ? change : new Change(change.path(), change.kind(),
+                    Optional.of(leftBehind(why, change.path(), plans.get(change.path()))));
+        }).toList();
         try {
             store.commit(now, new Meta(by, "undo", Phase.UNDO, "", Optional.empty(), false,
                     chosen.stream().map(Turn::key).toList()), Instant.now());
@@ -250,6 +252,19 @@ final class Undo {
                     + (chosen.size() == 1 ? "this turn is" : "these turns are") + " still listed as undoable.");
         }
         return new UndoReport(turns, changes, notes, true, rewound);
+    }
+
+    /** Why a file was left as it is, and how its content from before the turns can still be had. */
+    private String leftBehind(String why, String path, PathPlan plan) {
+        String reason = why.replaceFirst("; (--force (restores|deletes) it anyway|move it away and undo again)$", "");
+        if (!plan.target.known()) {
+            return reason;
+        }
+        if (plan.target.absent()) {
+            return reason + "; it did not exist before turn " + name(plan.first);
+        }
+        return reason + "; its content before turn " + name(plan.first) + " stays in the checkpoint store: git --git-dir="
+                + store.folder() + " show " + plan.first.start().commit().name() + ":" + path;
     }
 
     private static String name(Turn turn) {

@@ -223,6 +223,26 @@ class CheckpointsTest {
     }
 
     @Test
+    void aFileAnUndoLeftBehindNamesTheCommandThatStillGivesItsEarlierContent() throws Exception {
+        write("a.txt", "before the turn\n");
+        write("b.txt", "b before\n");
+        turn(1, () -> {
+            write("a.txt", "the turn's\n");
+            write("b.txt", "b the turn's\n");
+        });
+        write("a.txt", "the user's, since\n");
+        UndoReport report = checkpoints.undoNewest(1, false, "test");
+        assertEquals("b before\n", Files.readString(root.resolve("b.txt")));
+        String why = report.skipped().get(0).skipped().orElseThrow();
+        assertFalse(why.contains("--force"), "the turn is undone now: --force could not reach it: " + why);
+        String command = why.substring(why.indexOf("git --git-dir="));
+        Process git = new ProcessBuilder("sh", "-c", command).directory(root.toFile()).start();
+        assertEquals("before the turn\n", new String(git.getInputStream().readAllBytes()), command);
+        assertEquals(0, git.waitFor());
+        assertEquals("the user's, since\n", Files.readString(root.resolve("a.txt")));
+    }
+
+    @Test
     void namesGitRefusesAreSkippedAndNamedAndOddNamesKept() throws Exception {
         write("sub/.GIT/config", "a hostile repository's folder\n");
         write(".Git", "a file\n");
