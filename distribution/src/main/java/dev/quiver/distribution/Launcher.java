@@ -67,7 +67,9 @@ public final class Launcher {
     static int run(Path home, String[] args) throws IOException, BundleException, InterruptedException {
         Trace trace = Trace.from(System.getProperty("quiver.startup.trace"));
         Warmup.jdk();
-        Path storage = createStorage(cacheParent());
+        Path cacheParent = cacheParent();
+        Path storage = createStorage(cacheParent);
+        Thread sweeper = StaleCaches.sweepInBackground(cacheParent);
         List<Path> jars = jars(home.resolve("bundle"));
         // -Dquiver.snapshot=false: a start that neither uses nor records one (to measure what it saves)
         Snapshot snapshot = "false".equals(System.getProperty("quiver.snapshot")) ? null : Snapshot.of(home, jars);
@@ -125,6 +127,7 @@ public final class Launcher {
                 snapshot.record(storage, bundles);
             }
             deleteTree(storage);
+            StaleCaches.awaitSweep(sweeper);
             trace.mark("stop");
             try {
                 Runtime.getRuntime().removeShutdownHook(stopper);
@@ -166,7 +169,7 @@ public final class Launcher {
      * secret; creating the folder fails if it exists, and the next name is tried).
      */
     private static Path createStorage(Path parent) throws IOException {
-        String prefix = "quiver-felix-" + ProcessHandle.current().pid() + "-";
+        String prefix = StaleCaches.PREFIX + ProcessHandle.current().pid() + "-";
         java.nio.file.attribute.FileAttribute<?> ownerOnly = java.nio.file.attribute.PosixFilePermissions
                 .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         for (int attempt = 0;; attempt++) {

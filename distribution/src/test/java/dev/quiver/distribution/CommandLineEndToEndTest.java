@@ -94,6 +94,35 @@ class CommandLineEndToEndTest {
     }
 
     @Test
+    void aStartSweepsTheCachesOfDeadProcessesAndNothingElse() throws Exception {
+        Path cache = Files.createDirectories(temp.resolve("sweep-cache"));
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        long dead = finished.pid();
+        Path stale = Files.createDirectories(cache.resolve("quiver-felix-" + dead + "-0/bundle3/version0.0"));
+        Files.write(stale.resolve("bundle.jar"), new byte[4096]);
+        Path live = Files.createDirectories(cache.resolve("quiver-felix-" + ProcessHandle.current().pid() + "-0"));
+        // a dead pid whose cache lock is held: a process in another pid namespace sharing the folder
+        Path lockedByOther = Files.createDirectories(cache.resolve("quiver-felix-" + dead + "-1"));
+        Path outside = Files.createDirectories(temp.resolve("not-a-cache"));
+        Files.writeString(outside.resolve("keep.txt"), "mine");
+        Files.createSymbolicLink(cache.resolve("quiver-felix-" + dead + "-2"), outside);
+        Path unrelated = Files.createDirectories(cache.resolve("quiver-felix-notes"));
+        try (var channel = java.nio.channels.FileChannel.open(lockedByOther.resolve("cache.lock"),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+                var held = channel.lock()) {
+            Run run = QuiverProcess.run(workspace(), Map.of("QUIVER_JAVA_OPTS", "-Dquiver.cache.dir=" + cache), "",
+                    "tools", "--json");
+            assertEquals(0, run.exitCode(), run.stderr());
+        }
+        assertFalse(Files.exists(cache.resolve("quiver-felix-" + dead + "-0")), "a dead process's cache is swept");
+        assertTrue(Files.isDirectory(live), "a live process's cache is kept");
+        assertTrue(Files.isDirectory(lockedByOther), "a cache whose lock another process holds is kept");
+        assertEquals("mine", Files.readString(outside.resolve("keep.txt")), "a link is never followed");
+        assertTrue(Files.isDirectory(unrelated), "only names the launcher makes are swept");
+    }
+
+    @Test
     void callReadFilePrintsNumberedLines() throws Exception {
         Run run = QuiverProcess.run(workspace(), "call", "read_file", "{\"path\":\"README.md\"}");
         assertEquals(0, run.exitCode(), run.stderr());
@@ -124,27 +153,31 @@ class CommandLineEndToEndTest {
         String input = """
                 {"tool":"read_file","args":{"path":"README.md"}}
                 this is not json
+
                 {"tool":"read_file","args":{"path":"../outside"}}
                 {"tool":"bash","args":{"command":"ls"}}
                 """;
         Run calls = QuiverProcess.run(workspace(), Map.of(), input, "call", "--batch", "-");
         assertEquals(0, calls.exitCode(), calls.stderr());
         List<JsonNode> lines = jsonLines(calls.stdout());
-        assertEquals(4, lines.size(), calls.stdout());
+        assertEquals(5, lines.size(), "one answer a line, the blank one too: " + calls.stdout());
         assertEquals("ok", lines.get(0).get("status").asText());
         assertTrue(lines.get(0).get("output").asText().contains("1: # Demo"));
         assertTrue(lines.get(0).has("elapsed_ms"));
         assertEquals("error", lines.get(1).get("status").asText());
         assertEquals("error", lines.get(2).get("status").asText());
-        assertEquals("Path escapes workspace: ../outside", lines.get(2).get("output").asText());
-        assertEquals("denied", lines.get(3).get("status").asText());
+        assertTrue(lines.get(2).get("output").asText().startsWith("line 3 is empty"), calls.stdout());
+        assertEquals("error", lines.get(3).get("status").asText());
+        assertEquals("Path escapes workspace: ../outside", lines.get(3).get("output").asText());
+        assertEquals("denied", lines.get(4).get("status").asText());
 
         Run checks = QuiverProcess.run(workspace(), Map.of(), input, "check", "--batch", "-");
         assertEquals(0, checks.exitCode(), checks.stderr());
         List<JsonNode> decisions = jsonLines(checks.stdout());
-        assertEquals(4, decisions.size());
+        assertEquals(5, decisions.size());
         assertEquals("allow", decisions.get(0).get("decision").asText());
-        assertEquals("ask", decisions.get(3).get("decision").asText());
+        assertEquals("deny", decisions.get(2).get("decision").asText());
+        assertEquals("ask", decisions.get(4).get("decision").asText());
     }
 
     @Test

@@ -22,6 +22,10 @@ import java.util.function.Consumer;
 record BatchLine(int number, String tool, String arguments, String error) {
 
     static BatchLine parse(int number, String text) {
+        if (text.isBlank()) {
+            return new BatchLine(number, null, null, "line " + number
+                    + " is empty; each line must be a JSON object {\"tool\":..,\"args\":{..}}");
+        }
         JsonNode node;
         try {
             node = Output.MAPPER.readTree(text);
@@ -48,7 +52,8 @@ record BatchLine(int number, String tool, String arguments, String error) {
     }
 
     /**
-     * Feeds every non-blank line of a file, or of standard input for {@code -}, to the handler.
+     * Feeds every line of a file, or of standard input for {@code -}, to the handler: a blank line too, so
+     * that a script reading the answers can pair the n-th answer with the n-th line.
      *
      * @throws NoSuchFileException when the file does not exist
      */
@@ -60,9 +65,7 @@ record BatchLine(int number, String tool, String arguments, String error) {
             int number = 0;
             while ((text = reader.readLine()) != null) {
                 number++;
-                if (!text.isBlank()) {
-                    handler.accept(parse(number, text));
-                }
+                handler.accept(parse(number, text));
             }
         } finally {
             if (reader != stdin) {

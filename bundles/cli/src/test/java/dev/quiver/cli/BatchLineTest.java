@@ -34,10 +34,13 @@ class BatchLineTest {
     }
 
     @Test
-    void blankLinesAreSkippedButCountedForNumbering() throws Exception {
+    void everyLineIsAnsweredABlankOneWithAnErrorSoAnswersPairWithLines() throws Exception {
         List<BatchLine> lines = new ArrayList<>();
         BatchLine.each("-", new BufferedReader(new StringReader("{\"tool\":\"a\"}\n\n   \n{\"tool\":\"b\"}\n")), lines::add);
-        assertEquals(2, lines.size());
-        assertEquals(4, lines.get(1).number());
+        assertEquals(4, lines.size());
+        assertEquals("b", lines.get(3).tool());
+        assertEquals(4, lines.get(3).number());
+        assertTrue(lines.get(1).error().startsWith("line 2 is empty"), lines.get(1).error());
+        assertTrue(lines.get(2).error().startsWith("line 3 is empty"), lines.get(2).error());
     }
 }

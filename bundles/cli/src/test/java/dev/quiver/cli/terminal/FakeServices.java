@@ -149,6 +149,11 @@ final class FakeServices implements Services {
             }
 
             @Override
+            public TextWindow readLines(Path file, int offset, int limit) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public void write(Path file, byte[] content) {
                 throw new UnsupportedOperationException();
             }
