@@ -162,6 +162,18 @@ public interface Workspace {
     TextFile readText(Path file) throws ToolException;
 
     /**
+     * Reads lines {@code offset} to {@code offset + limit - 1} (1-based) of a text file and counts all of
+     * its lines, under {@link #readText}'s rules (binary refused, ISO-8859-1 for text that is not UTF-8).
+     * A file too large to read whole is read as a stream that keeps only the window, so any size can
+     * be read in parts. An offset past the end gives an empty window.
+     *
+     * @throws ToolException when the file is missing, a directory, binary or unreadable, or the window's
+     *     lines are too long to hold
+     * @since 1.5
+     */
+    TextWindow readLines(Path file, int offset, int limit) throws ToolException;
+
+    /**
      * Replaces a file's content atomically (a temporary file in the same directory, then a rename), so
      * a failed write leaves the file byte for byte as it was; keeps the permissions of the file it
      * replaces and creates missing parent directories. A link inside the workspace is written through
@@ -300,5 +312,19 @@ public interface Workspace {
      * @param bytes the size in bytes on disk
      */
     record TextFile(String text, Charset charset, long bytes) {
+    }
+
+    /**
+     * Some of a text file's lines.
+     *
+     * @param lines the lines asked for that the file has, without their terminators
+     * @param total how many lines the file has (a final terminator starts no extra line)
+     * @param charset UTF-8, or ISO-8859-1 for bytes that are not valid UTF-8
+     * @since 1.5
+     */
+    record TextWindow(List<String> lines, int total, Charset charset) {
+        public TextWindow {
+            lines = List.copyOf(lines);
+        }
     }
 }

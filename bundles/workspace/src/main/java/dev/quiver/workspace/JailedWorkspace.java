@@ -233,23 +233,15 @@ final class JailedWorkspace implements Workspace {
     @Override
     public TextFile readText(Path file) throws ToolException {
         String shown = relativize(file);
-        if (Files.isDirectory(file)) {
-            throw new ToolException(shown + " is a directory, not a file. List it with glob or list_dir.");
-        }
-        if (!Files.exists(file)) {
-            throw new ToolException("No such file: " + shown);
-        }
-        if (!Files.isRegularFile(file)) {
-            // a named pipe or a device would block the read or never end (the jail checks again as it opens)
-            throw new ToolException(shown + " is not a regular file (a pipe, socket or device); it cannot be read.");
-        }
+        requireRegularFile(file, shown);
         byte[] bytes;
         try (SeekableByteChannel channel = jail.openRead(file)) {
             long size = channel.size();
             if (size > MAX_TEXT_BYTES) {
                 throw new ToolException(shown + " is " + (size / (1024 * 1024)) + " MB, more than the "
-                        + (MAX_TEXT_BYTES / (1024 * 1024)) + " MB a whole-file read takes. Search it with grep "
-                        + "or read parts of it with bash (head, sed -n).");
+                        + (MAX_TEXT_BYTES / (1024 * 1024)) + " MB a whole-file read or edit takes. "
+                        + "read_file reads it in parts (offset, limit) and grep searches it; change it with bash "
+                        + "(sed -i) or replace it whole with write_file.");
             }
             bytes = readAll(channel, MAX_TEXT_BYTES);
         } catch (FileSystemException e) {
@@ -269,6 +261,42 @@ final class JailedWorkspace implements Workspace {
             return new TextFile(text, StandardCharsets.UTF_8, bytes.length);
         } catch (CharacterCodingException notUtf8) {
             return new TextFile(new String(bytes, StandardCharsets.ISO_8859_1), StandardCharsets.ISO_8859_1, bytes.length);
+        }
+    }
+
+    @Override
+    public TextWindow readLines(Path file, int offset, int limit) throws ToolException {
+        if (offset < 1 || limit < 1) {
+            throw new IllegalArgumentException("offset and limit start at 1: " + offset + ", " + limit);
+        }
+        String shown = relativize(file);
+        requireRegularFile(file, shown);
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            size = 0; // readText opens it through the jail and says why it cannot
+        }
+        if (size > MAX_TEXT_BYTES) {
+            return LargeText.window(jail, file, shown, offset, limit, MAX_TEXT_BYTES);
+        }
+        TextFile text = readText(file);
+        List<String> lines = dev.quiver.api.Text.lines(text.text());
+        int from = (int) Math.min(offset - 1L, lines.size());
+        int to = (int) Math.min((long) from + limit, lines.size());
+        return new TextWindow(lines.subList(from, to), lines.size(), text.charset());
+    }
+
+    private static void requireRegularFile(Path file, String shown) throws ToolException {
+        if (Files.isDirectory(file)) {
+            throw new ToolException(shown + " is a directory, not a file. List it with glob or list_dir.");
+        }
+        if (!Files.exists(file)) {
+            throw new ToolException("No such file: " + shown);
+        }
+        if (!Files.isRegularFile(file)) {
+            // a named pipe or a device would block the read or never end (the jail checks again as it opens)
+            throw new ToolException(shown + " is not a regular file (a pipe, socket or device); it cannot be read.");
         }
     }
 

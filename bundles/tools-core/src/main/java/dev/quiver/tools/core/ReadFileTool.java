@@ -10,6 +10,7 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.nio.file.Path;
+import java.util.AbstractList;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
@@ -46,22 +47,39 @@ public class ReadFileTool implements Tool {
         Path file = workspace.resolve(arguments.string("path"));
         int offset = arguments.integer("offset", 1, 1, Integer.MAX_VALUE);
         int limit = arguments.integer("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
-        return ToolResult.of(Text.window(workspace.relativize(file), lines(workspace, file, offset), offset, limit));
+        return ToolResult.of(Text.window(workspace.relativize(file), lines(workspace, file, offset, limit), offset,
+                limit));
     }
 
     /**
-     * A file's lines for a window starting at {@code offset}, recorded as read for the read-before-write
-     * rule. read_file and read_many_files both read files through here.
+     * A file's lines for a window of {@code limit} lines from {@code offset}, recorded as read for the
+     * read-before-write rule. read_file and read_many_files both read files through here. The list has
+     * as many elements as the file has lines, but only the window's can be taken from it: a file too
+     * large to hold whole is read as a stream that keeps only those.
      *
      * @throws ToolException when the file cannot be read as text, or the offset is past its end
      */
-    static List<String> lines(Workspace workspace, Path file, int offset) throws ToolException {
-        List<String> lines = Text.lines(workspace.readText(file).text());
-        if (offset > Math.max(lines.size(), 1)) {
+    static List<String> lines(Workspace workspace, Path file, int offset, int limit) throws ToolException {
+        Workspace.TextWindow window = workspace.readLines(file, offset, limit);
+        if (offset > Math.max(window.total(), 1)) {
             throw new ToolException("offset " + offset + " is past the end of " + workspace.relativize(file)
-                    + ", which has " + lines.size() + (lines.size() == 1 ? " line." : " lines."));
+                    + ", which has " + window.total() + (window.total() == 1 ? " line." : " lines."));
         }
         workspace.reads().read(file);
-        return lines;
+        return new AbstractList<>() {
+            @Override
+            public String get(int index) {
+                int inWindow = index - (offset - 1);
+                if (inWindow < 0 || inWindow >= window.lines().size()) {
+                    throw new IndexOutOfBoundsException("line " + (index + 1) + " is outside the window read");
+                }
+                return window.lines().get(inWindow);
+            }
+
+            @Override
+            public int size() {
+                return window.total();
+            }
+        };
     }
 }

@@ -171,7 +171,7 @@ public class ReadManyFilesTool implements Tool {
             if (workspace.isSecret(file)) {
                 return refused(asked, name);
             }
-            List<String> lines = ReadFileTool.lines(workspace, file, request.offset());
+            List<String> lines = ReadFileTool.lines(workspace, file, request.offset(), request.limit());
             return new Block(asked, name, lines, request.offset(), request.limit(), null);
         } catch (ToolException e) {
             return new Block(asked, null, null, 0, 0, "unreadable: " + stripPeriod(e.getMessage()));

@@ -10,8 +10,6 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,40 +87,19 @@ public class WriteFileTool implements Tool {
         return ToolResult.of(result.toString());
     }
 
-    /** The read-before-write rule, with advice that works for a file read_file cannot show: binary or too large. */
+    /** The read-before-write rule, with advice that works for a file read_file cannot show: a binary one. */
     private static void requireFresh(Workspace workspace, Path file, String name) throws ToolException {
         try {
             workspace.reads().requireFresh(file);
         } catch (ToolException unread) {
-            if (isBinary(workspace, file)) {
-                throw new ToolException(name + " is a binary file, which read_file cannot show, so it cannot be "
-                        + "overwritten unseen. If replacing it is intended, delete it first, then write it.");
-            }
             try {
-                workspace.readText(file);
+                workspace.readLines(file, 1, 1);
             } catch (ToolException unshowable) {
                 // "read it first" would lead nowhere
                 throw new ToolException(name + " cannot be read with read_file, so it cannot be overwritten unseen: "
                         + unshowable.getMessage() + " If replacing it is intended, delete it first, then write it.");
             }
             throw unread;
-        }
-    }
-
-    private static boolean isBinary(Workspace workspace, Path file) {
-        try (SeekableByteChannel channel = workspace.openRead(file)) {
-            ByteBuffer probe = ByteBuffer.allocate(8192);
-            while (probe.hasRemaining() && channel.read(probe) >= 0) {
-                // until the probe is full or the file ends
-            }
-            for (int i = 0; i < probe.position(); i++) {
-                if (probe.get(i) == 0) {
-                    return true;
-                }
-            }
-            return false;
-        } catch (IOException e) {
-            return false;
         }
     }
 }

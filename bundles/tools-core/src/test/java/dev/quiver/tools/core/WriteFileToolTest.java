@@ -163,8 +163,9 @@ class WriteFileToolTest {
         byte[] blob = {0, 1, 2, 3};
         Files.write(root.resolve("blob.bin"), blob);
         ToolException error = assertThrows(ToolException.class, () -> write("blob.bin", "now text\n"));
-        assertEquals("blob.bin is a binary file, which read_file cannot show, so it cannot be overwritten unseen. "
-                + "If replacing it is intended, delete it first, then write it.", error.getMessage());
+        assertEquals("blob.bin cannot be read with read_file, so it cannot be overwritten unseen: blob.bin is a binary "
+                + "file (it has a NUL byte in its first 8 KB); only text files can be read. If replacing it is "
+                + "intended, delete it first, then write it.", error.getMessage());
         assertArrayEquals(blob, Files.readAllBytes(root.resolve("blob.bin")));
     }
 
@@ -198,7 +199,7 @@ class WriteFileToolTest {
     }
 
     @Test
-    void aFileTooLargeForReadFileIsNotOverwrittenUnseenAndTheErrorSaysWhatToDo() throws Exception {
+    void aFileTooLargeToReadWholeIsReadInPartsAndThenItCanBeReplaced() throws Exception {
         byte[] big = new byte[33 * 1024 * 1024];
         for (int i = 0; i < big.length; i += 2) {
             big[i] = 'x';
@@ -206,11 +207,15 @@ class WriteFileToolTest {
         }
         Path log = root.resolve("big.log");
         Files.write(log, big);
-        ToolException error = assertThrows(ToolException.class, () -> write("big.log", "short\n"));
-        assertEquals("big.log cannot be read with read_file, so it cannot be overwritten unseen: big.log is 33 MB, "
-                + "more than the 32 MB a whole-file read takes. Search it with grep or read parts of it with bash "
-                + "(head, sed -n). If replacing it is intended, delete it first, then write it.", error.getMessage());
+        ToolException unread = assertThrows(ToolException.class, () -> write("big.log", "short\n"));
+        assertEquals("big.log has not been read in this session. Read it with read_file first.", unread.getMessage());
         assertEquals(big.length, Files.size(log));
+        String window = new ReadFileTool().call(Arguments.of(Map.of("path", "big.log", "offset", 17000000,
+                "limit", 2)), context).text();
+        assertEquals("[big.log: lines 17000000-17000001 of 17301504; continue with offset 17000002]\n"
+                + "17000000: x\n17000001: x\n", window);
+        write("big.log", "short\n");
+        assertEquals("short\n", Files.readString(log));
     }
 
     @Test
