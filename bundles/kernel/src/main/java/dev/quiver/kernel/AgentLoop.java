@@ -26,6 +26,7 @@ import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
 import dev.quiver.api.host.Usage;
+import dev.quiver.kernel.conversation.ArgumentLimit;
 import dev.quiver.kernel.conversation.Compaction;
 import dev.quiver.kernel.conversation.Prices;
 import dev.quiver.kernel.conversation.SessionStore;
@@ -165,7 +166,9 @@ final class AgentLoop {
             List<RegisteredTool> tools = offered.get();
             Step answer = request(tools, listener);
             turn = turn.plus(answer.usage());
-            AiMessage message = withIds(answer.message());
+            AiMessage received = withIds(answer.message());
+            // what is kept and resent: arguments over the limit never go back to the model or into the session
+            AiMessage message = ArgumentLimit.bounded(received);
             if (!message.hasToolExecutionRequests()) {
                 String text = message.text() == null ? "" : message.text();
                 if (text.isBlank()) {
@@ -184,14 +187,15 @@ final class AgentLoop {
             }
             history.add(message);
             recorder.assistant(message);
-            for (ToolExecutionRequest request : message.toolExecutionRequests()) {
+            for (ToolExecutionRequest request : received.toolExecutionRequests()) {
                 if (cancelled) {
                     // every call needs its result, even the ones an aborted turn never ran
                     String output = "Not run: the user aborted the turn.";
                     history.add(ToolExecutionResultMessage.from(request, output));
                     continue;
                 }
-                listener.callStarted(request.name(), request.arguments());
+                long oversize = ArgumentLimit.oversize(request.arguments());
+                listener.callStarted(request.name(), oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
                 CallOutcome outcome = chain.run(tools, request.name(), request.arguments(), listener);
                 listener.callEnded(outcome);
                 calls.add(outcome);

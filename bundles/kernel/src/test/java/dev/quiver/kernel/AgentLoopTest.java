@@ -15,6 +15,7 @@ import dev.quiver.kernel.permission.PermissionEngine;
 import dev.quiver.kernel.permission.RuleSet;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
+import dev.quiver.kernel.conversation.ArgumentLimit;
 import dev.quiver.langchain4j.QuiverHttpClientBuilder;
 import dev.quiver.langchain4j.RetryPolicy;
 import dev.quiver.testing.OpenAiStub;
@@ -485,6 +486,41 @@ class AgentLoopTest {
             HostException error = assertThrows(HostException.class, () -> loop.send("go", new TurnListener() { }));
             assertTrue(error.getMessage().startsWith("The model request showed no progress for 1 s"), error.getMessage());
             assertEquals("the next prompt works", loop.send("again", new TurnListener() { }).answer());
+        }
+    }
+
+    // ---- a call's arguments are bounded
+
+    @Test
+    void tenMegabytesOfArgumentsAreRefusedUnreadAndNeitherSentBackNorStored() throws Exception {
+        String huge = "{\"text\":\"" + "a".repeat(10 * 1024 * 1024) + "\"}";
+        List<String> started = new ArrayList<>();
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.calls(OpenAiStub.call("echo", huge)),
+                OpenAiStub.text("I will write it in parts."))) {
+            SessionStore.Recorder recorder = new SessionStore(workspace.resolveSibling(workspace.getFileName() + "-s"))
+                    .create(workspace, "openai/test");
+            TurnResult result = loop(stub, 128_000, recorder).send("write a big file", new TurnListener() {
+                @Override
+                public void callStarted(String tool, String arguments) {
+                    started.add(arguments);
+                }
+            });
+            assertEquals(TurnResult.Status.DONE, result.status());
+            assertEquals(0, echo.calls.get());
+            String refusal = "The arguments of echo are " + String.format(java.util.Locale.ROOT, "%,d", huge.length())
+                    + " bytes; the limit is 1,048,576. Nothing was run. Split the change into smaller calls";
+            assertTrue(result.calls().get(0).output().startsWith(refusal), result.calls().get(0).output());
+            assertEquals(List.of(ArgumentLimit.standIn(huge.length())), started);
+
+            JsonNode messages = stub.requests().get(1).get("messages");
+            assertEquals(ArgumentLimit.standIn(huge.length()),
+                    messages.get(2).get("tool_calls").get(0).get("function").get("arguments").asText());
+            assertTrue(messages.get(3).get("content").asText().startsWith("Error: " + refusal));
+            assertTrue(messages.toString().length() < 100_000, "the second request is small");
+
+            String file = java.nio.file.Files.readString(recorder.file());
+            assertTrue(file.length() < 100_000, "the session file holds " + file.length() + " characters");
+            assertTrue(file.contains(ArgumentLimit.standIn(huge.length()).replace("\"", "\\\"")), file);
         }
     }
 }
