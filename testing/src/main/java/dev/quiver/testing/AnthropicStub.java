@@ -32,7 +32,7 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
     private final List<String> toolUseIds = new CopyOnWriteArrayList<>();
 
     /** One scripted answer. */
-    public sealed interface Reply permits Text, ToolUse, Failure, Cut, Stall, Delayed, StreamError {
+    public sealed interface Reply permits Text, ToolUse, Failure, Cut, Stall, Paced, Delayed, StreamError {
     }
 
     /** An assistant message with one text block, stop reason {@code end_turn}. */
@@ -58,6 +58,13 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
 
     /** A streamed reply that pauses after {@code afterEvents} events. */
     public record Stall(Reply reply, int afterEvents, Duration pause) implements Reply {
+    }
+
+    /**
+     * A streamed reply with a pause before every event: slow but steady, so the whole answer may take
+     * far longer than any one silence.
+     */
+    public record Paced(Reply reply, Duration pause) implements Reply {
     }
 
     /** A reply sent only after {@code delay}. */
@@ -124,6 +131,11 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
     /** The reply, streamed with a pause after {@code afterEvents} events. */
     public static Reply stall(Reply reply, int afterEvents, Duration pause) {
         return new Stall(reply, afterEvents, pause);
+    }
+
+    /** The reply, streamed with {@code pause} before every event. */
+    public static Reply paced(Reply reply, Duration pause) {
+        return new Paced(reply, pause);
     }
 
     /** The reply, sent after a delay. */
@@ -202,6 +214,8 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
             inner.put("message", streamError.message());
             frames.add(frame("error", error));
             out.stream("text/event-stream; charset=utf-8", frames, -1, false, -1, Duration.ZERO);
+        } else if (reply instanceof Paced paced) {
+            out.paced("text/event-stream; charset=utf-8", frames(model, paced.reply()), paced.pause());
         } else if (streaming) {
             out.stream("text/event-stream; charset=utf-8", frames(model, reply), -1, false, -1, Duration.ZERO);
         } else {

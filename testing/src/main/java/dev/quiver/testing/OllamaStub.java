@@ -33,7 +33,7 @@ public final class OllamaStub extends StubServer<OllamaStub.Reply> {
     private final List<String> callIds = new CopyOnWriteArrayList<>();
 
     /** One scripted answer. */
-    public sealed interface Reply permits Text, ToolCalls, Failure, Cut, Stall, Delayed, StreamError {
+    public sealed interface Reply permits Text, ToolCalls, Failure, Cut, Stall, Paced, Delayed, StreamError {
     }
 
     /** An assistant message with text. */
@@ -54,6 +54,13 @@ public final class OllamaStub extends StubServer<OllamaStub.Reply> {
 
     /** A streamed reply that pauses after {@code afterLines} lines. */
     public record Stall(Reply reply, int afterLines, Duration pause) implements Reply {
+    }
+
+    /**
+     * A streamed reply with a pause before every line: slow but steady, so the whole answer may take
+     * far longer than any one silence.
+     */
+    public record Paced(Reply reply, Duration pause) implements Reply {
     }
 
     /** A reply sent only after {@code delay}. */
@@ -111,6 +118,11 @@ public final class OllamaStub extends StubServer<OllamaStub.Reply> {
     /** The reply, streamed with a pause after {@code afterLines} lines. */
     public static Reply stall(Reply reply, int afterLines, Duration pause) {
         return new Stall(reply, afterLines, pause);
+    }
+
+    /** The reply, streamed with {@code pause} before every line. */
+    public static Reply paced(Reply reply, Duration pause) {
+        return new Paced(reply, pause);
     }
 
     /** The reply, sent after a delay. */
@@ -174,6 +186,8 @@ public final class OllamaStub extends StubServer<OllamaStub.Reply> {
             error.put("error", streamError.error());
             lines.add(error + "\n");
             out.stream(NDJSON, lines, -1, false, -1, Duration.ZERO);
+        } else if (reply instanceof Paced paced) {
+            out.paced(NDJSON, lines(model, paced.reply()), paced.pause());
         } else if (streaming) {
             out.stream(NDJSON, lines(model, reply), -1, false, -1, Duration.ZERO);
         } else {

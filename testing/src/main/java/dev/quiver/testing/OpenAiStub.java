@@ -31,7 +31,7 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
     private final AtomicInteger ids = new AtomicInteger();
 
     /** One scripted answer. */
-    public sealed interface Reply permits Text, ToolCalls, Failure, Cut, Stall, Delayed {
+    public sealed interface Reply permits Text, ToolCalls, Failure, Cut, Stall, Paced, Delayed {
     }
 
     /** An assistant message with text and no tool calls. */
@@ -63,6 +63,13 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
 
     /** A streamed reply that pauses after {@code afterEvents} events for {@code pause}. */
     public record Stall(Reply reply, int afterEvents, Duration pause) implements Reply {
+    }
+
+    /**
+     * A streamed reply with a pause before every event: slow but steady, so the whole answer may take
+     * far longer than any one silence.
+     */
+    public record Paced(Reply reply, Duration pause) implements Reply {
     }
 
     /** A reply sent only after {@code delay}. */
@@ -116,6 +123,11 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
     /** The reply, streamed with a pause after {@code afterEvents} events. */
     public static Reply stall(Reply reply, int afterEvents, Duration pause) {
         return new Stall(reply, afterEvents, pause);
+    }
+
+    /** The reply, streamed with {@code pause} before every event. */
+    public static Reply paced(Reply reply, Duration pause) {
+        return new Paced(reply, pause);
     }
 
     /** The reply, sent after a delay. */
@@ -176,6 +188,8 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
         } else if (reply instanceof Stall stall) {
             out.stream("text/event-stream; charset=utf-8", frames(request, stall.reply()), -1, false,
                     stall.afterEvents(), stall.pause());
+        } else if (reply instanceof Paced paced) {
+            out.paced("text/event-stream; charset=utf-8", frames(request, paced.reply()), paced.pause());
         } else if (streaming) {
             out.stream("text/event-stream; charset=utf-8", frames(request, reply), -1, false, -1, Duration.ZERO);
         } else {

@@ -216,5 +216,22 @@ abstract class StubServer<R> implements AutoCloseable {
             }
             out.close();
         }
+
+        /**
+         * A whole streamed answer with a pause before every frame: a slow model that keeps sending, so
+         * the answer takes about {@code frames × pause} while no silence is longer than {@code pause}.
+         */
+        void paced(String contentType, List<String> frames, Duration pause) throws IOException {
+            exchange.getResponseHeaders().set("Content-Type", contentType);
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (String frame : frames) {
+                    sleep(pause);
+                    out.write(frame.getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
+            }
+        }
     }
 }

@@ -14,8 +14,11 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.CompleteToolCall;
 import dev.langchain4j.model.chat.response.PartialResponse;
 import dev.langchain4j.model.chat.response.PartialResponseContext;
+import dev.langchain4j.model.chat.response.PartialThinking;
+import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.output.TokenUsage;
 import dev.quiver.api.host.CallOutcome;
@@ -23,6 +26,7 @@ import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
 import dev.quiver.api.host.Usage;
+import dev.quiver.kernel.conversation.ArgumentLimit;
 import dev.quiver.kernel.conversation.Compaction;
 import dev.quiver.kernel.conversation.Prices;
 import dev.quiver.kernel.conversation.SessionStore;
@@ -75,14 +79,23 @@ final class AgentLoop {
     private final boolean interactive;
     private final SessionStore.Recorder recorder;
     private final int contextTokens;
-    private final Duration requestTimeout;
+    private final Duration silenceLimit;
+    /** When the model request in progress last showed progress (a streamed piece), as {@link System#nanoTime()}. */
+    private volatile long lastProgress;
     private final TokenCounter tokens = new TokenCounter();
     private final List<String> compactedTurns = new ArrayList<>();
     private List<ChatMessage> history;
     private volatile Notes notes = Notes.NONE;
 
+    /**
+     * @param silenceLimit how long a model request may go without progress before the loop gives up on
+     *     it. Only a last resort: the provider's HTTP client bounds each attempt by {@code modelTimeout}
+     *     between reads and retries by its policy, so this is longer than all of that together (see
+     *     {@link dev.quiver.langchain4j.RetryPolicy#longestSilence}) and catches only a provider that
+     *     never answers or fails. A long answer that keeps streaming is never cut.
+     */
     AgentLoop(Models models, CallChain chain, Supplier<List<RegisteredTool>> offered, Path workspace, boolean interactive,
-            SessionStore.Recorder recorder, List<ChatMessage> history, int contextTokens, Duration requestTimeout,
+            SessionStore.Recorder recorder, List<ChatMessage> history, int contextTokens, Duration silenceLimit,
             java.util.concurrent.Executor requests) {
         this.models = models;
         this.requests = requests;
@@ -93,7 +106,7 @@ final class AgentLoop {
         this.recorder = recorder;
         this.history = new ArrayList<>(history);
         this.contextTokens = contextTokens;
-        this.requestTimeout = requestTimeout;
+        this.silenceLimit = silenceLimit;
     }
 
     /** The notes each step's prompt lists while {@code remember} is offered. */
@@ -153,7 +166,9 @@ final class AgentLoop {
             List<RegisteredTool> tools = offered.get();
             Step answer = request(tools, listener);
             turn = turn.plus(answer.usage());
-            AiMessage message = withIds(answer.message());
+            AiMessage received = withIds(answer.message());
+            // what is kept and resent: arguments over the limit never go back to the model or into the session
+            AiMessage message = ArgumentLimit.bounded(received);
             if (!message.hasToolExecutionRequests()) {
                 String text = message.text() == null ? "" : message.text();
                 if (text.isBlank()) {
@@ -172,14 +187,15 @@ final class AgentLoop {
             }
             history.add(message);
             recorder.assistant(message);
-            for (ToolExecutionRequest request : message.toolExecutionRequests()) {
+            for (ToolExecutionRequest request : received.toolExecutionRequests()) {
                 if (cancelled) {
                     // every call needs its result, even the ones an aborted turn never ran
                     String output = "Not run: the user aborted the turn.";
                     history.add(ToolExecutionResultMessage.from(request, output));
                     continue;
                 }
-                listener.callStarted(request.name(), request.arguments());
+                long oversize = ArgumentLimit.oversize(request.arguments());
+                listener.callStarted(request.name(), oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
                 CallOutcome outcome = chain.run(tools, request.name(), request.arguments(), listener);
                 listener.callEnded(outcome);
                 calls.add(outcome);
@@ -235,6 +251,7 @@ final class AgentLoop {
             ChatRequest built = request.build();
             CompletableFuture<ChatResponse> done = new CompletableFuture<>();
             pending = done;
+            lastProgress = System.nanoTime();
             if (streaming != null) {
                 startStream(streaming, built, listener, streamed, done);
             } else {
@@ -274,16 +291,32 @@ final class AgentLoop {
         model.chat(request, new StreamingChatResponseHandler() {
             @Override
             public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
-                if (cancelled) {
-                    // closes the connection; no further callback comes after this
+                if (cancelled || done.isDone()) {
+                    // aborted or given up on: closes the connection; no further callback comes after this
                     context.streamingHandle().cancel();
                     return;
                 }
+                lastProgress = System.nanoTime();
                 String text = partial.text();
                 if (text != null && !text.isEmpty()) {
                     streamed[0] = true;
                     listener.text(text);
                 }
+            }
+
+            @Override
+            public void onPartialThinking(PartialThinking thinking) {
+                lastProgress = System.nanoTime();
+            }
+
+            @Override
+            public void onPartialToolCall(PartialToolCall call) {
+                lastProgress = System.nanoTime();
+            }
+
+            @Override
+            public void onCompleteToolCall(CompleteToolCall call) {
+                lastProgress = System.nanoTime();
             }
 
             @Override
@@ -298,17 +331,30 @@ final class AgentLoop {
         });
     }
 
+    /** The answer; waits as long as the request shows progress at least once per {@link #silenceLimit}. */
     private ChatResponse await(CompletableFuture<ChatResponse> done, boolean[] streamed) {
         try {
-            return done.get(requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            while (true) {
+                long left = silenceLimit.toNanos() - (System.nanoTime() - lastProgress);
+                if (left <= 0) {
+                    HostException silent = new HostException("The model request showed no progress for "
+                            + silenceLimit.toSeconds() + " s, longer than every attempt and retry it may take, so "
+                            + "Quiver gave up on it. Check the model server, then send the prompt again.");
+                    done.completeExceptionally(silent);
+                    throw silent;
+                }
+                try {
+                    return done.get(left, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    // look again: a streamed piece may have arrived meanwhile
+                }
+            }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof HostException host) {
                 throw host;
             }
             throw failure(cause, streamed[0]);
-        } catch (TimeoutException e) {
-            throw new HostException("The model did not finish its answer within " + requestTimeout.toSeconds() + " s.");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new HostException("The turn was interrupted while the model was answering.");

@@ -16,6 +16,7 @@ import dev.quiver.api.host.CallOutcome.Status;
 import dev.quiver.api.host.Decision;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.Verdict;
+import dev.quiver.kernel.conversation.ArgumentLimit;
 import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.Decided;
 import dev.quiver.kernel.permission.Grants;
@@ -42,7 +43,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call's path: look the tool up in the step's snapshot, check the arguments, then
+ * One call's path: look the tool up in the step's snapshot, check the arguments (their size first,
+ * against {@link ArgumentLimit}, then their shape), then
  * guard → rules → repeat rule → approval, run the tool on a worker thread with a timeout, cap the
  * result. A refused call never reaches the tool. Every decision on a call goes to the audit log.
  */
@@ -275,6 +277,11 @@ final class CallChain {
     }
 
     private Prepared prepare(RegisteredTool tool, String argumentsJson) {
+        // before anything reads the text: parsing 10 MB into a tree and checking it costs more than it is worth
+        long oversize = ArgumentLimit.oversize(argumentsJson);
+        if (oversize >= 0) {
+            return failed(tool, ArgumentLimit.refusal(tool.name(), oversize));
+        }
         Map<String, Object> values;
         try {
             values = Json.arguments(tool.name(), argumentsJson);

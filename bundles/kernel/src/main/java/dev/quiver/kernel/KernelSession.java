@@ -22,6 +22,8 @@ import dev.quiver.kernel.permission.PermissionEngine;
 import dev.quiver.kernel.permission.RuleSet;
 import dev.quiver.langchain4j.ModelProvider;
 import dev.quiver.langchain4j.ModelSettings;
+import dev.quiver.langchain4j.QuiverHttpClientBuilder;
+import dev.quiver.langchain4j.RetryPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -386,8 +388,11 @@ final class KernelSession implements Session {
         if (loop == null) {
             int contextTokens = (int) Math.min(Integer.MAX_VALUE, config.limit("contextTokens", DEFAULT_CONTEXT_TOKENS));
             Duration timeout = modelTimeout();
+            // a last resort past everything the HTTP client may take: it reports its own failures better
+            Duration silenceLimit = RetryPolicy.DEFAULT.longestSilence(QuiverHttpClientBuilder.DEFAULT_CONNECT_TIMEOUT,
+                    timeout).plusMinutes(1);
             loop = new AgentLoop(models(choice, timeout), chain, this::offered, workspace.root(), options.interactive(),
-                    recorder, resumed, contextTokens, timeout, workers).withNotes(notes);
+                    recorder, resumed, contextTokens, silenceLimit, workers).withNotes(notes);
         }
         chain.newTurn();
         int turn = ++turnsSoFar;

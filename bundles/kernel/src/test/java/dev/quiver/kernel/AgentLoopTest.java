@@ -15,6 +15,9 @@ import dev.quiver.kernel.permission.PermissionEngine;
 import dev.quiver.kernel.permission.RuleSet;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
+import dev.quiver.kernel.conversation.ArgumentLimit;
+import dev.quiver.langchain4j.QuiverHttpClientBuilder;
+import dev.quiver.langchain4j.RetryPolicy;
 import dev.quiver.testing.OpenAiStub;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Path;
@@ -57,9 +60,34 @@ class AgentLoopTest {
     }
 
     private AgentLoop streamingLoop(OpenAiStub stub) throws Exception {
-        dev.langchain4j.model.openai.OpenAiStreamingChatModel streaming = dev.langchain4j.model.openai.OpenAiStreamingChatModel
-                .builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl()).apiKey("test")
-                .modelName("test").build();
+        return streamingLoop(dev.langchain4j.model.openai.OpenAiStreamingChatModel.builder()
+                .httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl()).apiKey("test").modelName("test")
+                .build(), Duration.ofSeconds(30));
+    }
+
+    /**
+     * The loop on the path the provider bundles build: LangChain4j's OpenAI streaming client over Quiver's
+     * RetryingHttpClient, whose read timeout is {@code modelTimeout}, retrying five times as by default but
+     * with waits of 0.2 s doubling to 1 s (2.4 s in all), so five attempts take longer than a 1 s timeout.
+     */
+    private AgentLoop quiverLoop(OpenAiStub stub, Duration modelTimeout, Duration silenceLimit) throws Exception {
+        return streamingLoop(dev.langchain4j.model.openai.OpenAiStreamingChatModel.builder()
+                .httpClientBuilder(new QuiverHttpClientBuilder().service("OpenAI").model("test")
+                        .timeouts(QuiverHttpClientBuilder.DEFAULT_CONNECT_TIMEOUT, modelTimeout).retryPolicy(FIVE_ATTEMPTS)
+                        .streamEnd(event -> "[DONE]".equals(event.data())))
+                .baseUrl(stub.baseUrl()).apiKey("test").modelName("test").build(), silenceLimit);
+    }
+
+    private static final RetryPolicy FIVE_ATTEMPTS = new RetryPolicy(RetryPolicy.DEFAULT.maxAttempts(),
+            Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(30));
+
+    private AgentLoop quiverLoop(OpenAiStub stub, Duration modelTimeout) throws Exception {
+        return quiverLoop(stub, modelTimeout,
+                FIVE_ATTEMPTS.longestSilence(QuiverHttpClientBuilder.DEFAULT_CONNECT_TIMEOUT, modelTimeout));
+    }
+
+    private AgentLoop streamingLoop(dev.langchain4j.model.chat.StreamingChatModel streaming, Duration silenceLimit)
+            throws Exception {
         AgentLoop.Models models = new AgentLoop.Models() {
             @Override
             public dev.langchain4j.model.chat.ChatModel chat() {
@@ -82,7 +110,7 @@ class AgentLoopTest {
                 key -> java.util.Optional.empty(), tool -> false).withStateFolder(() -> java.util.Optional.of(state()));
         return new AgentLoop(models, chain, framework.registry::snapshot, workspace, false,
                 new SessionStore(workspace.resolveSibling(workspace.getFileName() + "-ss")).create(workspace, "openai/test"),
-                List.of(), 128_000, Duration.ofSeconds(30), workers).withNotes(notes());
+                List.of(), 128_000, silenceLimit, workers).withNotes(notes());
     }
 
     /** The notes of a trusted workspace: the agent's own and the committed ones, read as Config reads them. */
@@ -406,6 +434,93 @@ class AgentLoopTest {
         } finally {
             java.nio.file.Files.deleteIfExists(workspace.resolve(".quiver/notes.md"));
             java.nio.file.Files.deleteIfExists(outside);
+        }
+    }
+
+    // ---- modelTimeout is the longest silence of one attempt, not a bound on the whole answer
+
+    @Test
+    void aStreamThatKeepsSendingForLongerThanTheModelTimeoutIsNotCut() throws Exception {
+        String answer = "A slow model sends this answer in small pieces, a quarter second apart, for seconds.";
+        // 17 events 250 ms apart: over 4 s in all, against a modelTimeout of 1 s
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.paced(OpenAiStub.text(answer), Duration.ofMillis(250)))) {
+            TurnResult result = quiverLoop(stub, Duration.ofSeconds(1)).send("go", new TurnListener() { });
+            assertEquals(TurnResult.Status.DONE, result.status());
+            assertEquals(answer, result.answer());
+            assertEquals(1, stub.requests().size());
+        }
+    }
+
+    @Test
+    void serverErrorsAreTriedFiveTimesAndTheMessageNamesTheStatusTheServerAndTheAttempts() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.failure(500, "upstream exploded"),
+                OpenAiStub.failure(500, "upstream exploded"), OpenAiStub.failure(500, "upstream exploded"),
+                OpenAiStub.failure(500, "upstream exploded"), OpenAiStub.failure(500, "upstream still exploded"),
+                OpenAiStub.text("never asked for"))) {
+            // the waits between the five attempts alone (2.4 s) outlast the 1 s modelTimeout
+            HostException error = assertThrows(HostException.class,
+                    () -> quiverLoop(stub, Duration.ofSeconds(1)).send("go", new TurnListener() { }));
+            assertEquals(5, stub.requests().size());
+            assertTrue(error.getMessage().startsWith("OpenAI failed (HTTP 500 from " + stub.baseUrl()
+                    + "/chat/completions): upstream still exploded. Gave up after 5 attempts in "), error.getMessage());
+        }
+    }
+
+    @Test
+    void aStreamSilentForLongerThanTheModelTimeoutFailsSayingSo() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.stall(OpenAiStub.text("This answer stops in the middle."), 2,
+                Duration.ofSeconds(60)))) {
+            HostException error = assertThrows(HostException.class,
+                    () -> quiverLoop(stub, Duration.ofSeconds(1)).send("go", new TurnListener() { }));
+            assertEquals("The model's answer was cut off. The stream from OpenAI stalled: no data for 1 s ("
+                    + stub.baseUrl() + "/chat/completions).", error.getMessage());
+        }
+    }
+
+    @Test
+    void aRequestThatShowsNoProgressIsGivenUpAfterTheSilenceLimit() throws Exception {
+        // a provider whose client waits longer than the loop's last resort
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.delayed(Duration.ofSeconds(30), OpenAiStub.text("too late")),
+                OpenAiStub.text("the next prompt works"))) {
+            AgentLoop loop = quiverLoop(stub, Duration.ofSeconds(60), Duration.ofSeconds(1));
+            HostException error = assertThrows(HostException.class, () -> loop.send("go", new TurnListener() { }));
+            assertTrue(error.getMessage().startsWith("The model request showed no progress for 1 s"), error.getMessage());
+            assertEquals("the next prompt works", loop.send("again", new TurnListener() { }).answer());
+        }
+    }
+
+    // ---- a call's arguments are bounded
+
+    @Test
+    void tenMegabytesOfArgumentsAreRefusedUnreadAndNeitherSentBackNorStored() throws Exception {
+        String huge = "{\"text\":\"" + "a".repeat(10 * 1024 * 1024) + "\"}";
+        List<String> started = new ArrayList<>();
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.calls(OpenAiStub.call("echo", huge)),
+                OpenAiStub.text("I will write it in parts."))) {
+            SessionStore.Recorder recorder = new SessionStore(workspace.resolveSibling(workspace.getFileName() + "-s"))
+                    .create(workspace, "openai/test");
+            TurnResult result = loop(stub, 128_000, recorder).send("write a big file", new TurnListener() {
+                @Override
+                public void callStarted(String tool, String arguments) {
+                    started.add(arguments);
+                }
+            });
+            assertEquals(TurnResult.Status.DONE, result.status());
+            assertEquals(0, echo.calls.get());
+            String refusal = "The arguments of echo are " + String.format(java.util.Locale.ROOT, "%,d", huge.length())
+                    + " bytes; the limit is 1,048,576. Nothing was run. Split the change into smaller calls";
+            assertTrue(result.calls().get(0).output().startsWith(refusal), result.calls().get(0).output());
+            assertEquals(List.of(ArgumentLimit.standIn(huge.length())), started);
+
+            JsonNode messages = stub.requests().get(1).get("messages");
+            assertEquals(ArgumentLimit.standIn(huge.length()),
+                    messages.get(2).get("tool_calls").get(0).get("function").get("arguments").asText());
+            assertTrue(messages.get(3).get("content").asText().startsWith("Error: " + refusal));
+            assertTrue(messages.toString().length() < 100_000, "the second request is small");
+
+            String file = java.nio.file.Files.readString(recorder.file());
+            assertTrue(file.length() < 100_000, "the session file holds " + file.length() + " characters");
+            assertTrue(file.contains(ArgumentLimit.standIn(huge.length()).replace("\"", "\\\"")), file);
         }
     }
 }

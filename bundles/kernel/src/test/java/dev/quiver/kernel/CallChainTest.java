@@ -8,6 +8,7 @@ import dev.quiver.api.Guard;
 import dev.quiver.api.Workspace;
 import dev.quiver.api.host.Approval;
 import dev.quiver.api.host.ApprovalRequest;
+import dev.quiver.kernel.conversation.ArgumentLimit;
 import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.PermissionEngine;
 import dev.quiver.kernel.permission.RuleSet;
@@ -102,6 +103,28 @@ class CallChainTest {
         CallOutcome missing = run(chain, "echo", "{}");
         assertEquals("Invalid arguments for echo: 'text' is required (a string).", missing.output());
         assertEquals(0, echo.calls.get());
+    }
+
+    @Test
+    void argumentsOverTheLimitAreRefusedBeforeTheyAreParsedWhetherRunOrChecked() throws Exception {
+        CallChain chain = chain(true, false, Duration.ofSeconds(5));
+        // not even valid JSON: a size refusal rather than a syntax error shows nothing parsed the text
+        String over = "{\"text\":\"" + "é".repeat(ArgumentLimit.MAX_BYTES / 2);
+        long bytes = over.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        String refusal = ArgumentLimit.refusal("echo", bytes);
+        assertTrue(refusal.startsWith("The arguments of echo are " + String.format(java.util.Locale.ROOT, "%,d", bytes)
+                + " bytes; the limit is 1,048,576. Nothing was run. Split the change into smaller calls"), refusal);
+        CallOutcome outcome = run(chain, "echo", over);
+        assertEquals(Status.ERROR, outcome.status());
+        assertEquals(refusal, outcome.output());
+        Verdict checked = chain.check(framework.registry.snapshot(), "echo", over);
+        assertEquals(Decision.DENY, checked.decision());
+        assertEquals(refusal, checked.reason());
+        assertEquals(0, echo.calls.get());
+
+        // at the limit exactly, the call runs
+        String text = "a".repeat(ArgumentLimit.MAX_BYTES - "{\"text\":\"\"}".length());
+        assertEquals(Status.OK, run(chain, "echo", "{\"text\":\"" + text + "\"}").status());
     }
 
     @Test

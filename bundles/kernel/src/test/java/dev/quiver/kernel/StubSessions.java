@@ -49,8 +49,13 @@ final class StubSessions {
                 return null;
             }
         };
-        SessionOptions options = new SessionOptions(root, Optional.empty(), yolo, false, false,
-                Optional.of("openai/test"), Optional.empty(), Optional.empty());
+        return open(root, environment, framework, provider, new SessionOptions(root, Optional.empty(), yolo, false,
+                false, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
+    }
+
+    /** A session on the workspace with {@code provider} as the {@code openai} provider. */
+    static KernelSession open(Path root, Map<String, String> environment, Framework framework, ModelProvider provider,
+            SessionOptions options) throws IOException {
         return new KernelSession(new WorkspaceFactoryComponent().open(root), options,
                 Config.load(Optional.empty(), root, environment), framework.registry,
                 name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), List::of,

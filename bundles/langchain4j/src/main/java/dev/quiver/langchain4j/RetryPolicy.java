@@ -38,6 +38,16 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
         }
     }
 
+    /**
+     * The longest one request can go without delivering anything under this policy: every attempt
+     * connecting for the whole connect timeout and then silent for the whole read timeout, plus every
+     * wait between attempts. Whoever waits for a request longer than this waits for one that
+     * {@link RetryingHttpClient} no longer runs.
+     */
+    public Duration longestSilence(Duration connectTimeout, Duration readTimeout) {
+        return connectTimeout.plus(readTimeout).multipliedBy(maxAttempts).plus(maxTotalWait);
+    }
+
     /** The computed wait before retry {@code retry} (1-based), before jitter. */
     Duration backoff(int retry) {
         long base = initialBackoff.toMillis();

@@ -9,7 +9,7 @@
  * {@link dev.quiver.langchain4j.ModelException}, one line for the user.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package dev.quiver.langchain4j;
 
 import org.osgi.annotation.bundle.Export;

@@ -333,6 +333,43 @@ class RetryingHttpClientTest {
     }
 
     @Test
+    void aStreamThatKeepsSendingIsNotCutHoweverLongTheWholeAnswerTakes() throws Exception {
+        // 11 events 200 ms apart: the answer takes some 2.2 s, over four times the 0.5 s timeout
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.paced(OpenAiStub.text("a slow model that keeps sending, never stopping"),
+                Duration.ofMillis(200)))) {
+            Recording recording = stream(builder().readTimeout(Duration.ofMillis(500)), stub);
+            assertEquals(List.of(), recording.errors);
+            assertTrue(recording.closed, recording.toString());
+            assertEquals("[DONE]", recording.events.get(recording.events.size() - 1).data());
+            assertEquals(1, stub.requests().size());
+        }
+    }
+
+    @Test
+    void aStreamFailingWith500IsTriedFiveTimesAndTheMessageSaysSo() throws Exception {
+        RetryPolicy fiveFast = new RetryPolicy(RetryPolicy.DEFAULT.maxAttempts(), Duration.ofMillis(20),
+                Duration.ofMillis(100), Duration.ofSeconds(30));
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.failure(500, "boom"), OpenAiStub.failure(500, "boom"),
+                OpenAiStub.failure(500, "boom"), OpenAiStub.failure(500, "boom"), OpenAiStub.failure(500, "still boom"),
+                OpenAiStub.text("never asked for"))) {
+            Recording recording = stream(builder().retryPolicy(fiveFast), stub);
+            assertEquals(5, stub.requests().size());
+            assertEquals(1, recording.errors.size());
+            ModelException error = (ModelException) recording.errors.get(0);
+            assertEquals(Kind.SERVER, error.kind());
+            assertTrue(error.getMessage().startsWith("OpenAI failed (HTTP 500 from " + stub.baseUrl()
+                    + "/chat/completions): still boom. Gave up after 5 attempts in "), error.getMessage());
+        }
+    }
+
+    @Test
+    void theLongestSilenceCoversEveryAttemptAndEveryWait() {
+        assertEquals(Duration.ofSeconds(5 * (10 + 300) + 120),
+                RetryPolicy.DEFAULT.longestSilence(Duration.ofSeconds(10), Duration.ofSeconds(300)));
+        assertEquals(Duration.ofSeconds(3), RetryPolicy.NONE.longestSilence(Duration.ofSeconds(1), Duration.ofSeconds(2)));
+    }
+
+    @Test
     void aStreamRefusedWith401ReportsTheOneLineErrorOnce() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.failure(401, "Incorrect API key provided"))) {
             Recording recording = stream(builder(), stub);

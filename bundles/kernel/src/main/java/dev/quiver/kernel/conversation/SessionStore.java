@@ -235,7 +235,9 @@ public final class SessionStore {
                             history.add(AiMessage.from(text));
                         }
                     } else {
-                        history.add(text == null || text.isBlank() ? AiMessage.from(requests) : AiMessage.from(text, requests));
+                        // a session written before calls were bounded may hold megabytes of one call's arguments
+                        history.add(ArgumentLimit.bounded(text == null || text.isBlank() ? AiMessage.from(requests)
+                                : AiMessage.from(text, requests)));
                     }
                 }
                 case "tool" -> history.add(ToolExecutionResultMessage.from(event.path("id").asText(),
@@ -289,12 +291,14 @@ public final class SessionStore {
             append(event);
         }
 
+        /** Records a model message; a call's arguments over {@link ArgumentLimit#MAX_BYTES} are kept as their stand-in. */
         public void assistant(AiMessage message) {
+            AiMessage kept = ArgumentLimit.bounded(message);
             ObjectNode event = event("assistant");
-            event.put("text", message.text());
+            event.put("text", kept.text());
             ArrayNode calls = event.putArray("calls");
-            if (message.hasToolExecutionRequests()) {
-                for (ToolExecutionRequest request : message.toolExecutionRequests()) {
+            if (kept.hasToolExecutionRequests()) {
+                for (ToolExecutionRequest request : kept.toolExecutionRequests()) {
                     ObjectNode call = calls.addObject();
                     call.put("id", request.id());
                     call.put("name", request.name());

@@ -246,6 +246,18 @@ class AnthropicModelProviderTest {
     }
 
     @Test
+    void aStreamThatKeepsSendingOutlastsTheModelTimeoutManyTimesOver() throws Exception {
+        String answer = "A slow model that keeps sending small pieces of its answer.";
+        try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.paced(AnthropicStub.text(answer), Duration.ofMillis(150)))) {
+            ModelSettings quick = new ModelSettings("claude-test", Optional.of(stub.baseUrl()), Duration.ofMillis(500));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(quick), plain("hi"));
+            assertNull(streamed.error);
+            assertEquals(answer, streamed.text());
+            assertEquals(1, stub.requests().size());
+        }
+    }
+
+    @Test
     void a401IsOneLineNamingTheKeyVariableAndIsNotRetried() throws Exception {
         try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.failure(401, "invalid x-api-key"),
                 AnthropicStub.failure(401, "invalid x-api-key"))) {

@@ -221,6 +221,18 @@ class OllamaModelProviderTest {
     }
 
     @Test
+    void aStreamThatKeepsSendingOutlastsTheModelTimeoutManyTimesOver() throws Exception {
+        String answer = "A slow model that keeps sending small pieces of its answer.";
+        try (OllamaStub stub = OllamaStub.start(OllamaStub.paced(OllamaStub.text(answer), Duration.ofMillis(150)))) {
+            ModelSettings quick = new ModelSettings("llama3.2", Optional.of(stub.baseUrl()), Duration.ofMillis(500));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(quick), plain("hi"));
+            assertNull(streamed.error);
+            assertEquals(answer, streamed.text());
+            assertEquals(1, stub.requests().size());
+        }
+    }
+
+    @Test
     void anUnknownModelIsOneLineSayingHowToPullIt() throws Exception {
         try (OllamaStub stub = OllamaStub.start(
                 OllamaStub.failure(404, "model \"llama3.2\" not found, try pulling it first"),

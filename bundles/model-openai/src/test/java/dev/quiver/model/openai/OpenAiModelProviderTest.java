@@ -237,6 +237,37 @@ class OpenAiModelProviderTest {
     }
 
     @Test
+    void aStreamThatKeepsSendingOutlastsTheModelTimeoutManyTimesOver() throws Exception {
+        String answer = "A slow model that keeps sending small pieces of its answer.";
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.paced(OpenAiStub.text(answer), Duration.ofMillis(150)))) {
+            ModelSettings quick = new ModelSettings("test-model", Optional.of(stub.baseUrl()), Duration.ofMillis(500));
+            StreamedChat streamed = StreamedChat.chat(provider().streamingChatModel(quick),
+                    ChatRequest.builder().messages(UserMessage.from("hi")).build());
+            assertNull(streamed.error);
+            assertEquals(answer, streamed.text());
+            assertEquals(1, stub.requests().size());
+        }
+    }
+
+    @Test
+    void aServerFailingWith500IsTriedFiveTimesAndTheMessageNamesStatusServerBodyAndAttempts() throws Exception {
+        RetryPolicy five = new RetryPolicy(RetryPolicy.DEFAULT.maxAttempts(), Duration.ofMillis(20), Duration.ofMillis(50),
+                Duration.ofSeconds(30));
+        try (OpenAiStub stub = OpenAiStub.start()) { // every request: 500 "the test script has no more replies"
+            StreamedChat streamed = StreamedChat.chat(
+                    new OpenAiModelProvider(Map.of("OPENAI_API_KEY", "sk-quiver-test-key")::get, five)
+                            .streamingChatModel(settings(Optional.of(stub.baseUrl()))),
+                    ChatRequest.builder().messages(UserMessage.from("hi")).build());
+            ModelException error = assertInstanceOf(ModelException.class, streamed.error);
+            assertEquals(Kind.SERVER, error.kind());
+            assertEquals(5, stub.requests().size());
+            assertTrue(error.getMessage().startsWith("The OpenAI-compatible server failed (HTTP 500 from "
+                    + stub.baseUrl() + "/chat/completions): the test script has no more replies. Gave up after 5 attempts in "),
+                    error.getMessage());
+        }
+    }
+
+    @Test
     void a401IsOneLineNamingTheKeyVariableAndIsNotRetried() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.failure(401, "Incorrect API key provided: sk-quiver-test-key."),
                 OpenAiStub.failure(401, "Incorrect API key provided"))) {
