@@ -1,16 +1,12 @@
 package dev.quiver.mcp.server;
 
-import com.sun.net.httpserver.HttpExchange;
 import dev.quiver.mcp.Json;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import io.modelcontextprotocol.spec.McpStreamableServerTransport;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -21,10 +17,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +30,11 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * The streamable HTTP transport on the JDK's HTTP server, bound to {@code 127.0.0.1} only, at
- * {@code /mcp}. Every request must carry {@code Authorization: Bearer TOKEN}, the random token made
- * at start; a browser page cannot send it, and a request from another origin is refused as well.
+ * The streamable HTTP transport, bound to {@code 127.0.0.1} only, at {@code /mcp}. Every request
+ * must carry {@code Authorization: Bearer TOKEN}, the random token made at start; a browser page
+ * cannot send it, and a request from another origin is refused as well. Both are checked on the
+ * headers, before any byte of the body is read ({@link HttpListener} reads requests within size
+ * and time limits, without a thread per connection).
  *
  * <ul>
  *   <li>{@code POST} a request: the answer, and any request the server makes meanwhile (an
@@ -49,7 +46,10 @@ import reactor.core.publisher.Mono;
  * </ul>
  *
  * <p>The SDK's {@link McpStreamableServerSession} does the protocol; each session has its own
- * {@link ToolService} and so its own Quiver session.
+ * {@link ToolService} and so its own Quiver session. A {@code tools/call} waits in its session's
+ * queue without a thread; its event stream is written by the call's worker and closed after the
+ * answer. Listening streams get a keep-alive comment every {@link #KEEP_ALIVE_MILLIS}, which also
+ * finds clients that went away.
  */
 final class HttpServer implements AutoCloseable {
 
@@ -59,13 +59,13 @@ final class HttpServer implements AutoCloseable {
     private static final Duration IDLE = Duration.ofHours(1);
     private static final long KEEP_ALIVE_MILLIS = 15_000;
 
-    private final com.sun.net.httpserver.HttpServer server;
+    private final HttpListener listener;
     private final Supplier<ToolService> services;
     private final Duration requestTimeout;
     private final byte[] expected;
     private final String token;
     private final Map<String, Entry> sessions = new ConcurrentHashMap<>();
-    private final ExecutorService executor;
+    private final Set<EventStream> listening = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService sweeper;
     private final AtomicInteger eventIds = new AtomicInteger();
     private volatile boolean closed;
@@ -81,6 +81,15 @@ final class HttpServer implements AutoCloseable {
             this.session = session;
             this.service = service;
         }
+
+        /** Counts an open stream until it closes, so the idle sweep leaves the session alone meanwhile. */
+        Runnable opened() {
+            open.incrementAndGet();
+            return () -> {
+                lastUsed = System.nanoTime();
+                open.decrementAndGet();
+            };
+        }
     }
 
     HttpServer(Supplier<ToolService> services, int port, Duration requestTimeout) throws IOException {
@@ -90,32 +99,25 @@ final class HttpServer implements AutoCloseable {
         new SecureRandom().nextBytes(random);
         this.token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
         this.expected = ("Bearer " + token).getBytes(StandardCharsets.US_ASCII);
-        this.server = com.sun.net.httpserver.HttpServer.create(
-                new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 50);
-        AtomicInteger threads = new AtomicInteger();
-        this.executor = Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "quiver-mcp-http-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
+        this.listener = new HttpListener(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), this::gate,
+                this::handle);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "quiver-mcp-http-sweeper");
             thread.setDaemon(true);
             return thread;
         });
         sweeper.scheduleWithFixedDelay(this::sweep, 1, 1, TimeUnit.MINUTES);
-        server.start();
+        sweeper.scheduleWithFixedDelay(() -> listening.forEach(stream -> stream.comment("keep-alive")),
+                KEEP_ALIVE_MILLIS, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** The endpoint, such as {@code http://127.0.0.1:8123/mcp}. */
     String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + PATH;
+        return "http://127.0.0.1:" + port() + PATH;
     }
 
     int port() {
-        return server.getAddress().getPort();
+        return listener.port();
     }
 
     /** The bearer token every request must carry. */
@@ -123,56 +125,54 @@ final class HttpServer implements AutoCloseable {
         return token;
     }
 
-    private void handle(HttpExchange exchange) {
-        try (exchange) {
-            if (!authorized(exchange)) {
-                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"quiver\"");
-                plain(exchange, 401, "{\"error\":\"unauthorized: send Authorization: Bearer TOKEN, the token quiver "
-                        + "mcp --http printed at start\"}");
-                return;
+    /** What is refused on the headers alone: no token, another origin, another path, a stopping server. */
+    private HttpListener.Gate.Refusal gate(HttpRequest request) {
+        if (!authorized(request)) {
+            return refusal(401, Map.of("WWW-Authenticate", "Bearer realm=\"quiver\""), "{\"error\":\"unauthorized: send "
+                    + "Authorization: Bearer TOKEN, the token quiver mcp --http printed at start\"}");
+        }
+        if (!allowedOrigin(request)) {
+            return refusal(403, Map.of(), "{\"error\":\"forbidden: requests from other origins are refused\"}");
+        }
+        if (!PATH.equals(request.path())) {
+            return refusal(404, Map.of(), "{\"error\":\"not found: the MCP endpoint is " + PATH + "\"}");
+        }
+        if (closed) {
+            return refusal(503, Map.of(), "{\"error\":\"the server is stopping\"}");
+        }
+        return null;
+    }
+
+    private static HttpListener.Gate.Refusal refusal(int status, Map<String, String> headers, String json) {
+        return new HttpListener.Gate.Refusal(HttpReply.json(status, headers, json));
+    }
+
+    private void handle(HttpRequest request, HttpReply reply) throws IOException {
+        String version = request.header("MCP-Protocol-Version");
+        if (version != null && !ToolService.PROTOCOL_VERSIONS.contains(version)) {
+            jsonError(reply, 400, null, ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version " + version
+                    + "; this server speaks " + String.join(", ", ToolService.PROTOCOL_VERSIONS) + ".");
+            return;
+        }
+        switch (request.method()) {
+            case "POST" -> post(request, reply);
+            case "GET" -> get(request, reply);
+            case "DELETE" -> delete(request, reply);
+            default -> {
+                reply.header("Allow", "GET, POST, DELETE");
+                reply.send(405, "application/json", "{\"error\":\"method not allowed\"}");
             }
-            if (!allowedOrigin(exchange)) {
-                plain(exchange, 403, "{\"error\":\"forbidden: requests from other origins are refused\"}");
-                return;
-            }
-            if (!PATH.equals(exchange.getRequestURI().getPath())) {
-                plain(exchange, 404, "{\"error\":\"not found: the MCP endpoint is " + PATH + "\"}");
-                return;
-            }
-            if (closed) {
-                plain(exchange, 503, "{\"error\":\"the server is stopping\"}");
-                return;
-            }
-            String version = exchange.getRequestHeaders().getFirst("MCP-Protocol-Version");
-            if (version != null && !ToolService.PROTOCOL_VERSIONS.contains(version)) {
-                jsonError(exchange, 400, null, ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version " + version
-                        + "; this server speaks " + String.join(", ", ToolService.PROTOCOL_VERSIONS) + ".");
-                return;
-            }
-            switch (exchange.getRequestMethod()) {
-                case "POST" -> post(exchange);
-                case "GET" -> get(exchange);
-                case "DELETE" -> delete(exchange);
-                default -> {
-                    exchange.getResponseHeaders().set("Allow", "GET, POST, DELETE");
-                    plain(exchange, 405, "{\"error\":\"method not allowed\"}");
-                }
-            }
-        } catch (IOException e) {
-            LOG.debug("An MCP HTTP exchange failed", e);
-        } catch (RuntimeException e) {
-            LOG.warn("An MCP HTTP exchange failed", e);
         }
     }
 
-    private boolean authorized(HttpExchange exchange) {
-        String header = exchange.getRequestHeaders().getFirst("Authorization");
+    private boolean authorized(HttpRequest request) {
+        String header = request.header("Authorization");
         return header != null && MessageDigest.isEqual(expected, header.trim().getBytes(StandardCharsets.US_ASCII));
     }
 
     /** Browsers send Origin; only pages of this very server would be allowed (there are none). */
-    private boolean allowedOrigin(HttpExchange exchange) {
-        String origin = exchange.getRequestHeaders().getFirst("Origin");
+    private boolean allowedOrigin(HttpRequest request) {
+        String origin = request.header("Origin");
         if (origin == null) {
             return true;
         }
@@ -180,65 +180,75 @@ final class HttpServer implements AutoCloseable {
         return origin.equals("http://127.0.0.1:" + port) || origin.equals("http://localhost:" + port);
     }
 
-    private void post(HttpExchange exchange) throws IOException {
-        String accept = Objects.toString(exchange.getRequestHeaders().getFirst("Accept"), "");
-        byte[] body = readBody(exchange);
-        if (body == null) {
-            jsonError(exchange, 413, null, ErrorCodes.INVALID_REQUEST, "Invalid request: the message is larger than "
-                    + (JsonRpcErrors.MAX_MESSAGE_BYTES / (1024 * 1024)) + " MiB.");
-            return;
-        }
-        JsonRpcErrors.Checked checked = JsonRpcErrors.check(new String(body, StandardCharsets.UTF_8));
+    private void post(HttpRequest http, HttpReply reply) throws IOException {
+        String accept = Objects.toString(http.header("Accept"), "");
+        JsonRpcErrors.Checked checked = JsonRpcErrors.check(new String(http.body(), StandardCharsets.UTF_8));
         if (checked.error() != null) {
-            send(exchange, 400, "application/json", checked.error());
+            reply.send(400, "application/json", checked.error());
             return;
         }
         McpSchema.JSONRPCMessage message = checked.message();
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
-            initialize(exchange, request);
+            initialize(http, reply, request);
             return;
         }
-        Entry entry = entry(exchange, message instanceof McpSchema.JSONRPCRequest r ? r.id() : null);
+        Entry entry = entry(http, reply, message instanceof McpSchema.JSONRPCRequest r ? r.id() : null);
         if (entry == null) {
             return;
         }
         entry.lastUsed = System.nanoTime();
         if (message instanceof McpSchema.JSONRPCNotification notification) {
             entry.session.accept(notification).block(requestTimeout);
-            send(exchange, 202, null, "");
+            reply.send(202, null, "");
         } else if (message instanceof McpSchema.JSONRPCResponse response) {
             entry.session.accept(response).block(requestTimeout);
-            send(exchange, 202, null, "");
+            reply.send(202, null, "");
         } else if (message instanceof McpSchema.JSONRPCRequest request) {
             if (!accept.contains("text/event-stream") && !accept.contains("*/*")) {
-                jsonError(exchange, 406, request.id(), ErrorCodes.INVALID_REQUEST,
+                jsonError(reply, 406, request.id(), ErrorCodes.INVALID_REQUEST,
                         "Not acceptable: requests are answered with text/event-stream; list it in Accept.");
                 return;
             }
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-            exchange.sendResponseHeaders(200, 0);
-            EventStream stream = new EventStream(exchange, request.id());
-            entry.open.incrementAndGet();
-            try {
+            reply.startEvents();
+            EventStream stream = new EventStream(reply, request.id(), entry.opened());
+            if (McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
+                entry.service.queue(request.id(), new CallOnStream(entry, request, stream));
+            } else {
                 entry.session.responseStream(request, stream).subscribe(null, e -> {
                     LOG.warn("An MCP request failed", e);
                     stream.close();
                 });
-                stream.awaitClosed(Long.MAX_VALUE);
-            } finally {
-                entry.open.decrementAndGet();
-                entry.lastUsed = System.nanoTime();
-                stream.close();
             }
+            // the stream closes itself once the answer is written; no thread waits for it
         }
     }
 
-    private void initialize(HttpExchange exchange, McpSchema.JSONRPCRequest request) throws IOException {
+    /** A {@code tools/call} in its session's queue, answered on its POST's event stream. */
+    private record CallOnStream(Entry entry, McpSchema.JSONRPCRequest request, EventStream stream)
+            implements CallQueue.Call {
+
+        @Override
+        public void run() {
+            try {
+                entry.session.responseStream(request, stream).block();
+            } finally {
+                stream.close();
+            }
+        }
+
+        @Override
+        public void refuse(int code, String message) {
+            stream.sendMessage(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, request.id(), null,
+                    new McpSchema.JSONRPCResponse.JSONRPCError(code, message, null))).block();
+            stream.close();
+        }
+    }
+
+    private void initialize(HttpRequest http, HttpReply reply, McpSchema.JSONRPCRequest request) throws IOException {
         if (sessions.size() >= MAX_SESSIONS) {
             sweep();
             if (sessions.size() >= MAX_SESSIONS) {
-                jsonError(exchange, 503, request.id(), ErrorCodes.INTERNAL_ERROR, "Too many sessions (" + MAX_SESSIONS
+                jsonError(reply, 503, request.id(), ErrorCodes.INTERNAL_ERROR, "Too many sessions (" + MAX_SESSIONS
                         + "); end one with DELETE first.");
                 return;
             }
@@ -247,7 +257,7 @@ final class HttpServer implements AutoCloseable {
         try {
             init = Json.MCP.convertValue(request.params(), new TypeRef<McpSchema.InitializeRequest>() { });
         } catch (RuntimeException e) {
-            jsonError(exchange, 400, request.id(), ErrorCodes.INVALID_PARAMS, "Invalid params for initialize: "
+            jsonError(reply, 400, request.id(), ErrorCodes.INVALID_PARAMS, "Invalid params for initialize: "
                     + e.getMessage());
             return;
         }
@@ -259,7 +269,7 @@ final class HttpServer implements AutoCloseable {
             service.close();
             int code = e instanceof io.modelcontextprotocol.spec.McpError m && m.getJsonRpcError() != null
                     ? m.getJsonRpcError().code() : ErrorCodes.INTERNAL_ERROR;
-            jsonError(exchange, 200, request.id(), code, e.getMessage());
+            jsonError(reply, 200, request.id(), code, e.getMessage());
             return;
         }
         String id = UUID.randomUUID().toString();
@@ -268,63 +278,57 @@ final class HttpServer implements AutoCloseable {
         service.notifier(method -> session.sendNotification(method, null).subscribe(null,
                 e -> LOG.debug("Could not send {} to session {}", method, id, e)));
         sessions.put(id, new Entry(session, service));
-        exchange.getResponseHeaders().set("Mcp-Session-Id", id);
-        send(exchange, 200, "application/json", Json.write(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION,
+        reply.header("Mcp-Session-Id", id);
+        reply.send(200, "application/json", Json.write(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION,
                 request.id(), result, null)));
     }
 
-    private void get(HttpExchange exchange) throws IOException {
-        String accept = Objects.toString(exchange.getRequestHeaders().getFirst("Accept"), "");
+    private void get(HttpRequest http, HttpReply reply) throws IOException {
+        String accept = Objects.toString(http.header("Accept"), "");
         if (!accept.contains("text/event-stream")) {
-            jsonError(exchange, 406, null, ErrorCodes.INVALID_REQUEST, "Not acceptable: GET opens a text/event-stream.");
+            jsonError(reply, 406, null, ErrorCodes.INVALID_REQUEST, "Not acceptable: GET opens a text/event-stream.");
             return;
         }
-        Entry entry = entry(exchange, null);
+        Entry entry = entry(http, reply, null);
         if (entry == null) {
             return;
         }
         if (entry.session.hasListeningStream()) {
-            jsonError(exchange, 409, null, ErrorCodes.INVALID_REQUEST, "This session already has a listening stream.");
+            jsonError(reply, 409, null, ErrorCodes.INVALID_REQUEST, "This session already has a listening stream.");
             return;
         }
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-        exchange.sendResponseHeaders(200, 0);
-        EventStream stream = new EventStream(exchange, null);
-        McpStreamableServerSession.McpStreamableServerSessionStream listening = entry.session.listeningStream(stream);
-        entry.open.incrementAndGet();
-        try {
-            while (!stream.awaitClosed(KEEP_ALIVE_MILLIS)) {
-                stream.comment("keep-alive"); // finds a client that went away
-            }
-        } finally {
-            entry.open.decrementAndGet();
-            listening.close();
+        reply.startEvents();
+        Runnable closed = entry.opened();
+        EventStream[] stream = new EventStream[1];
+        stream[0] = new EventStream(reply, null, () -> {
+            listening.remove(stream[0]);
             entry.session.releaseListeningStream();
-        }
+            closed.run();
+        });
+        entry.session.listeningStream(stream[0]);
+        listening.add(stream[0]);
     }
 
-    private void delete(HttpExchange exchange) throws IOException {
-        Entry entry = entry(exchange, null);
+    private void delete(HttpRequest http, HttpReply reply) throws IOException {
+        Entry entry = entry(http, reply, null);
         if (entry == null) {
             return;
         }
-        String id = exchange.getRequestHeaders().getFirst("Mcp-Session-Id");
-        end(id, entry);
-        send(exchange, 200, null, "");
+        end(http.header("Mcp-Session-Id").trim(), entry);
+        reply.send(200, null, "");
     }
 
     /** The session a request names, or null after answering 400 (no id) or 404 (unknown id). */
-    private Entry entry(HttpExchange exchange, Object requestId) throws IOException {
-        String id = exchange.getRequestHeaders().getFirst("Mcp-Session-Id");
+    private Entry entry(HttpRequest http, HttpReply reply, Object requestId) throws IOException {
+        String id = http.header("Mcp-Session-Id");
         if (id == null || id.isBlank()) {
-            jsonError(exchange, 400, requestId, ErrorCodes.INVALID_REQUEST,
+            jsonError(reply, 400, requestId, ErrorCodes.INVALID_REQUEST,
                     "Missing Mcp-Session-Id header: send initialize first and echo the id it returns.");
             return null;
         }
         Entry entry = sessions.get(id.trim());
         if (entry == null) {
-            jsonError(exchange, 404, requestId, ErrorCodes.INVALID_REQUEST, "Unknown or ended session " + id.trim()
+            jsonError(reply, 404, requestId, ErrorCodes.INVALID_REQUEST, "Unknown or ended session " + id.trim()
                     + "; send initialize again.");
             return null;
         }
@@ -352,49 +356,10 @@ final class HttpServer implements AutoCloseable {
         });
     }
 
-    /**
-     * The body, or null when it is larger than the limit. An oversized body is still read (up to a
-     * bound) and dropped, so the client gets to read the 413 instead of a reset connection.
-     */
-    private static byte[] readBody(HttpExchange exchange) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        byte[] buffer = new byte[64 * 1024];
-        long total = 0;
-        try (InputStream in = exchange.getRequestBody()) {
-            int n;
-            while ((n = in.read(buffer)) != -1) {
-                total += n;
-                if (total <= JsonRpcErrors.MAX_MESSAGE_BYTES) {
-                    body.write(buffer, 0, n);
-                } else if (total > 16L * JsonRpcErrors.MAX_MESSAGE_BYTES) {
-                    break; // stop reading; the connection closes after the answer
-                }
-            }
-        }
-        return total > JsonRpcErrors.MAX_MESSAGE_BYTES ? null : body.toByteArray();
-    }
-
-    private static void jsonError(HttpExchange exchange, int status, Object id, int code, String message)
+    private static void jsonError(HttpReply reply, int status, Object id, int code, String message)
             throws IOException {
-        send(exchange, status, "application/json", JsonRpcErrors.error(id == null ? null : Json.MAPPER.valueToTree(id),
+        reply.send(status, "application/json", JsonRpcErrors.error(id == null ? null : Json.MAPPER.valueToTree(id),
                 code, message));
-    }
-
-    private static void plain(HttpExchange exchange, int status, String json) throws IOException {
-        send(exchange, status, "application/json", json);
-    }
-
-    private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        if (type != null) {
-            exchange.getResponseHeaders().set("Content-Type", type);
-        }
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
     }
 
     @Override
@@ -402,8 +367,7 @@ final class HttpServer implements AutoCloseable {
         closed = true;
         sessions.forEach(this::end);
         sweeper.shutdownNow();
-        server.stop(0);
-        executor.shutdownNow();
+        listener.close();
     }
 
     /**
@@ -412,16 +376,15 @@ final class HttpServer implements AutoCloseable {
      */
     private final class EventStream implements McpStreamableServerTransport {
 
-        private final HttpExchange exchange;
+        private final HttpReply reply;
         private final Object answers;
-        private final OutputStream out;
-        private final CountDownLatch done = new CountDownLatch(1);
-        private volatile boolean closed;
+        private final Runnable onClose;
+        private boolean closed;
 
-        EventStream(HttpExchange exchange, Object answers) {
-            this.exchange = exchange;
+        EventStream(HttpReply reply, Object answers, Runnable onClose) {
+            this.reply = reply;
             this.answers = answers;
-            this.out = exchange.getResponseBody();
+            this.onClose = onClose;
         }
 
         @Override
@@ -445,26 +408,12 @@ final class HttpServer implements AutoCloseable {
             write(": " + text + "\n\n");
         }
 
-        private synchronized void write(String event) {
-            if (closed) {
-                return;
-            }
+        private void write(String event) {
             try {
-                out.write(event.getBytes(StandardCharsets.UTF_8));
-                out.flush();
+                reply.write(event.getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 LOG.debug("An MCP event stream closed", e);
                 close();
-            }
-        }
-
-        /** Waits until the stream is closed; whether it is. */
-        boolean awaitClosed(long millis) {
-            try {
-                return done.await(millis, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return true;
             }
         }
 
@@ -485,13 +434,9 @@ final class HttpServer implements AutoCloseable {
                     return;
                 }
                 closed = true;
-                try {
-                    out.close();
-                } catch (IOException ignored) {
-                    // the client went away
-                }
             }
-            done.countDown();
+            reply.close();
+            onClose.run();
         }
     }
 

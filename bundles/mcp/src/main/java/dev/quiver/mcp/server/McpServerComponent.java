@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -19,7 +20,6 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.scheduler.Scheduler;
 
 /** The {@link McpServer} service: Quiver's tools, governed by the kernel, for any MCP client. */
 @Component(service = McpServer.class)
@@ -35,7 +35,11 @@ public class McpServerComponent implements McpServer {
     private final String version;
     private final Set<AutoCloseable> running = new CopyOnWriteArraySet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final Scheduler calls = ToolService.callScheduler("quiver-mcp-call");
+    /**
+     * Runs the tool calls of every connection; one per session fits every HTTP session, so none
+     * waits for another's call.
+     */
+    private final ExecutorService calls = CallQueue.workers("quiver-mcp-call", HttpServer.MAX_SESSIONS);
 
     @Activate
     public McpServerComponent(@Reference Kernel kernel, BundleContext context) {
@@ -118,6 +122,6 @@ public class McpServerComponent implements McpServer {
                 LOG.debug("Stopping an MCP server failed", e);
             }
         }
-        calls.dispose();
+        calls.shutdownNow();
     }
 }

@@ -137,11 +137,43 @@ final class StdioServer implements AutoCloseable {
                 return;
             }
             inFlight.incrementAndGet();
+            if (McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
+                service.queue(request.id(), new QueuedCall(request));
+                return;
+            }
         }
         try {
-            session.handle(checked.message()).subscribe(null, e -> LOG.warn("Handling an MCP message failed", e));
+            session.handle(message).subscribe(null, e -> LOG.warn("Handling an MCP message failed", e));
         } catch (RuntimeException e) {
             LOG.warn("Handling an MCP message failed", e);
+        }
+    }
+
+    /** A {@code tools/call} in the connection's queue: run on its worker, or answered with an error. */
+    private final class QueuedCall implements CallQueue.Call {
+        private final McpSchema.JSONRPCRequest request;
+
+        QueuedCall(McpSchema.JSONRPCRequest request) {
+            this.request = request;
+        }
+
+        @Override
+        public void run() {
+            // blocks the queue's worker until the answer is written: the next call waits for it
+            session.handle(request).block();
+        }
+
+        @Override
+        public void refuse(int code, String message) {
+            write(JsonRpcErrors.error(Json.MAPPER.valueToTree(request.id()), code, message));
+            answered();
+        }
+    }
+
+    private void answered() {
+        synchronized (inFlight) {
+            inFlight.decrementAndGet();
+            inFlight.notifyAll();
         }
     }
 
@@ -176,10 +208,7 @@ final class StdioServer implements AutoCloseable {
             return Mono.fromRunnable(() -> {
                 write(Json.write(message));
                 if (message instanceof McpSchema.JSONRPCResponse) {
-                    synchronized (inFlight) {
-                        inFlight.decrementAndGet();
-                        inFlight.notifyAll();
-                    }
+                    answered();
                 }
             });
         }

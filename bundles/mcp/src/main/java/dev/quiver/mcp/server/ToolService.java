@@ -24,23 +24,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * What one MCP connection serves: {@code initialize} opens a Quiver session (interactive when the
  * client can answer elicitations), {@code tools/list} is the session's live tool list and
  * {@code tools/call} runs the whole permission chain. Calls of one connection run one at a time,
- * in arrival order, as a {@link Session} requires. The transport-independent half of the server.
+ * in arrival order, as a {@link Session} requires: the transports hand every {@code tools/call}
+ * to {@link #queue} as it arrives, and the handler runs on the queue's worker. Other requests
+ * ({@code initialize}, {@code tools/list}, {@code ping}) and notifications are answered at once,
+ * also while a call runs. The transport-independent half of the server.
  */
 final class ToolService implements AutoCloseable {
 
@@ -56,8 +57,7 @@ final class ToolService implements AutoCloseable {
     private final PrintStream err;
     private final String version;
     private final Duration approvalTimeout;
-    private final Scheduler calls;
-    private final ReentrantLock callLock = new ReentrantLock(true);
+    private final CallQueue calls;
     private final ScheduledExecutorService debounce;
     private volatile Consumer<String> notifier = method -> { };
     private volatile Session session;
@@ -67,13 +67,13 @@ final class ToolService implements AutoCloseable {
     private volatile boolean closed;
 
     ToolService(Kernel kernel, SessionOptions base, PrintStream err, String version, Duration approvalTimeout,
-            Scheduler calls) {
+            Executor workers) {
         this.kernel = kernel;
         this.base = base;
         this.err = err;
         this.version = version;
         this.approvalTimeout = approvalTimeout;
-        this.calls = calls;
+        this.calls = new CallQueue(workers);
         this.debounce = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "quiver-mcp-tools-changed");
             thread.setDaemon(true);
@@ -147,13 +147,21 @@ final class ToolService implements AutoCloseable {
         }, CHANGE_DEBOUNCE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** The request handlers besides {@code initialize}. */
+    /**
+     * Queues a {@code tools/call} behind the earlier ones of this connection: {@code run} hands it
+     * to the SDK's session (which calls the handler on the queue's worker), {@code refuse} answers it
+     * when it will not run (busy, cancelled while waiting, connection closing).
+     */
+    void queue(Object requestId, CallQueue.Call call) {
+        calls.submit(requestId, call);
+    }
+
+    /** The request handlers besides {@code initialize}; {@code tools/call} must come through {@link #queue}. */
     Map<String, McpRequestHandler<?>> requestHandlers() {
         Map<String, McpRequestHandler<?>> handlers = new HashMap<>();
         McpRequestHandler<Object> ping = (exchange, params) -> Mono.just(Map.of());
         McpRequestHandler<McpSchema.ListToolsResult> list = (exchange, params) -> Mono.fromCallable(this::listTools);
-        McpRequestHandler<CallToolResult> call = (exchange, params) -> Mono.fromCallable(() -> callTool(exchange, params))
-                .subscribeOn(calls);
+        McpRequestHandler<CallToolResult> call = (exchange, params) -> Mono.fromCallable(() -> callTool(exchange, params));
         handlers.put(McpSchema.METHOD_PING, ping);
         handlers.put(McpSchema.METHOD_TOOLS_LIST, list);
         handlers.put(McpSchema.METHOD_TOOLS_CALL, call);
@@ -164,13 +172,18 @@ final class ToolService implements AutoCloseable {
     Map<String, McpNotificationHandler> notificationHandlers() {
         Map<String, McpNotificationHandler> handlers = new HashMap<>();
         handlers.put(McpSchema.METHOD_NOTIFICATION_INITIALIZED, (exchange, params) -> Mono.empty());
-        handlers.put("notifications/cancelled", (exchange, params) -> Mono.fromRunnable(() -> {
-            Session current = session;
-            if (current != null) {
-                current.interruptCalls();
-            }
-        }));
+        handlers.put("notifications/cancelled", (exchange, params) -> Mono.fromRunnable(() -> cancel(params)));
         return handlers;
+    }
+
+    /** A waiting call is dropped (and answered); the running one is interrupted, as is any when no id is named. */
+    private void cancel(Object params) {
+        Object requestId = params instanceof Map<?, ?> map ? map.get("requestId") : null;
+        CallQueue.Cancel found = requestId == null ? CallQueue.Cancel.RUNNING : calls.cancel(requestId);
+        Session current = session;
+        if (found == CallQueue.Cancel.RUNNING && current != null) {
+            current.interruptCalls();
+        }
     }
 
     private McpSchema.ListToolsResult listTools() {
@@ -205,13 +218,7 @@ final class ToolService implements AutoCloseable {
         Object arguments = map.get("arguments");
         String argumentsJson = arguments == null ? "{}" : Json.write(arguments);
         ElicitingApprovals listener = new ElicitingApprovals(exchange, interactive, approvalTimeout);
-        callLock.lock();
-        CallOutcome outcome;
-        try {
-            outcome = current.call(tool, argumentsJson, listener);
-        } finally {
-            callLock.unlock();
-        }
+        CallOutcome outcome = current.call(tool, argumentsJson, listener);
         // a refusal or a failure is a result the model reads, never a protocol error
         return CallToolResult.builder().addTextContent(outcome.output())
                 .isError(outcome.status() != CallOutcome.Status.OK)
@@ -239,6 +246,7 @@ final class ToolService implements AutoCloseable {
             return;
         }
         closed = true;
+        calls.close();
         debounce.shutdownNow();
         if (toolsWatch != null) {
             try {
@@ -255,14 +263,5 @@ final class ToolService implements AutoCloseable {
                 LOG.warn("Closing the MCP client's session failed", e);
             }
         }
-    }
-
-    /** A scheduler for blocking tool calls, off the transport's reading thread. */
-    static Scheduler callScheduler(String name) {
-        return Schedulers.fromExecutorService(Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        }), name);
     }
 }
