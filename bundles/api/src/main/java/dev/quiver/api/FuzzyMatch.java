@@ -1,7 +1,9 @@
 package dev.quiver.api;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Finds where a text a model quoted from a file is in that file, tolerating the differences models
@@ -55,29 +57,53 @@ public final class FuzzyMatch {
      * @param shift for {@link Tolerance#INDENTATION} and {@link Tolerance#WHITESPACE}, the indentation the
      *     file has in addition to what was sought (when {@code deeper}), or lacks; empty otherwise
      * @param deeper whether the file's block is indented deeper than the one sought
-     * @param uneven whether the indentation differed by different amounts on different lines (only
-     *     {@link Tolerance#WHITESPACE}); then no replacement line is re-indented
+     * @param indentations only for {@link Tolerance#WHITESPACE} when the indentation did not differ by one
+     *     shift (tabs sent for spaces): each indentation sought, mapped to the file's on the same line;
+     *     empty otherwise
      */
     public record Place(int line, int startColumn, int lastLine, int endColumn, String shift, boolean deeper,
-            boolean uneven) {
+            Map<String, String> indentations) {
+
+        /** Whether the indentation differed line by line rather than by one shift. */
+        public boolean uneven() {
+            return !indentations.isEmpty();
+        }
 
         /**
-         * A replacement line re-indented as the matched block was shifted: the file's extra indentation
-         * put in front, or the model's extra indentation taken away. A blank line is left as it is.
+         * A replacement line re-indented as the matched block was: the file's extra indentation put in
+         * front, or the model's extra indentation taken away, or, for an uneven match, its indentation
+         * mapped as the matched lines' were (an indentation the file itself uses is kept). A blank line is
+         * left as it is.
          *
-         * @throws ToolException when the line is indented less than the indentation to take away, so it
-         *     cannot be placed without changing the text around it
+         * @throws ToolException when the line cannot be placed that way: it is indented less than the
+         *     indentation to take away, or with an indentation the matched lines do not map
          */
         public String reindent(String replacementLine) throws ToolException {
-            if (shift.isEmpty() || uneven || replacementLine.isBlank()) {
+            if (replacementLine.isBlank()) {
+                return replacementLine;
+            }
+            if (uneven()) {
+                String indent = indentation(replacementLine);
+                String mapped = indentations.get(indent);
+                if (mapped != null) {
+                    return mapped + replacementLine.substring(indent.length());
+                }
+                if (indentations.containsValue(indent)) {
+                    return replacementLine; // already written as the file indents
+                }
+                throw new ToolException("the text was found with its indentation differing line by line, and the "
+                        + "replacement line '" + replacementLine.strip() + "' has an indentation none of the matched "
+                        + "lines had, so it cannot be placed safely. Copy oldString with the file's own indentation.");
+            }
+            if (shift.isEmpty()) {
                 return replacementLine;
             }
             if (deeper) {
                 return shift + replacementLine;
             }
             if (!replacementLine.startsWith(shift)) {
-                throw new ToolException("the text was found with its indentation shifted by '" + visible(shift)
-                        + "', but the replacement line '" + replacementLine.strip() + "' is not indented that far, "
+                throw new ToolException("the text was found with its indentation shifted by "
+                        + Text.describeIndent(shift) + ", but the replacement line '" + replacementLine.strip() + "' is not indented that far, "
                         + "so it cannot be shifted back. Copy oldString with the file's own indentation.");
             }
             return replacementLine.substring(shift.length());
@@ -156,14 +182,14 @@ public final class FuzzyMatch {
                     return;
                 }
             }
-            places.add(new Place(k, 0, k + n - 1, lines.get(k + n - 1).length(), "", false, false));
+            places.add(new Place(k, 0, k + n - 1, lines.get(k + n - 1).length(), "", false, Map.of()));
             return;
         }
         if (n == 1) {
             List<Integer> starts = new ArrayList<>();
             for (int at = first.indexOf(want); at >= 0; at = first.indexOf(want, at + 1)) {
                 starts.add(at);
-                places.add(new Place(k, at, k, at + want.length(), "", false, false));
+                places.add(new Place(k, at, k, at + want.length(), "", false, Map.of()));
             }
             String trimmedWant = want.stripTrailing();
             // sought text ending in whitespace: that whitespace stands for the end of the line
@@ -171,7 +197,7 @@ public final class FuzzyMatch {
                 String trimmedLine = first.stripTrailing();
                 int at = trimmedLine.length() - trimmedWant.length();
                 if (trimmedLine.endsWith(trimmedWant) && !starts.contains(at)) {
-                    places.add(new Place(k, at, k, first.length(), "", false, false));
+                    places.add(new Place(k, at, k, first.length(), "", false, Map.of()));
                 }
             }
             return;
@@ -205,7 +231,7 @@ public final class FuzzyMatch {
         } else {
             return;
         }
-        places.add(new Place(k, start, k + n - 1, end, "", false, false));
+        places.add(new Place(k, start, k + n - 1, end, "", false, Map.of()));
     }
 
     private static String key(String line, boolean trim, boolean fold) {
@@ -228,6 +254,7 @@ public final class FuzzyMatch {
         String shift = null;
         boolean deeper = false;
         boolean uneven = false;
+        Map<String, String> indentations = new HashMap<>();
         for (int i = openStart ? 1 : 0; i < (openEnd ? n - 1 : n); i++) {
             String line = lines.get(k + i);
             String want = wanted.get(i);
@@ -243,6 +270,10 @@ public final class FuzzyMatch {
                     .equals(content(want.substring(wantIndent.length()), collapse))) {
                 return null;
             }
+            String known = indentations.putIfAbsent(wantIndent, lineIndent);
+            if (known != null && !known.equals(lineIndent)) {
+                return null; // one indentation sent for two of the file's: no way to place a replacement line
+            }
             String foldedLineIndent = fold(lineIndent);
             String foldedWantIndent = fold(wantIndent);
             String lineShift;
@@ -254,9 +285,6 @@ public final class FuzzyMatch {
                 lineShift = wantIndent.substring(0, wantIndent.length() - lineIndent.length());
                 lineDeeper = false;
             } else {
-                if (!collapse) {
-                    return null;
-                }
                 uneven = true;
                 continue;
             }
@@ -264,18 +292,21 @@ public final class FuzzyMatch {
                 shift = lineShift;
                 deeper = lineDeeper;
             } else if (!fold(shift).equals(fold(lineShift)) || !lineShift.isEmpty() && deeper != lineDeeper) {
-                if (!collapse) {
-                    return null;
-                }
                 uneven = true;
             }
         }
-        if (shift == null && !uneven) {
+        if (uneven && !collapse) {
+            return null;
+        }
+        if (indentations.isEmpty()) {
             return null; // only blank lines
         }
         int first = openStart ? lines.get(k).length() : 0;
         int end = openEnd ? 0 : lines.get(k + n - 1).length();
-        return new Place(k, first, k + n - 1, end, uneven || shift == null ? "" : shift, deeper, uneven);
+        if (uneven) {
+            return new Place(k, first, k + n - 1, end, "", false, Map.copyOf(indentations));
+        }
+        return new Place(k, first, k + n - 1, end, shift, deeper, Map.of());
     }
 
     private static String indentation(String line) {

@@ -184,8 +184,8 @@ public final class Text {
     private static String tolerated(FuzzyMatch.Found found) {
         FuzzyMatch.Place place = found.places().get(0);
         if (place.uneven()) {
-            return found.tolerance().note() + "; the indentation differed unevenly, so newString was written with "
-                    + "the indentation as given";
+            return found.tolerance().note() + "; the indentation differed line by line (tabs for spaces), and "
+                    + "newString's was mapped to the file's the same way";
         }
         if (place.shift().isEmpty()) {
             return found.tolerance().note();
@@ -206,7 +206,7 @@ public final class Text {
     /**
      * The text that replaces one place: the replacement lines joined with the text's line ending, except
      * that lines equal in {@code wanted} and {@code replacement} at the start and the end are the file's
-     * own, with their own line breaks between them.
+     * own, with their own line breaks.
      */
     private static String replaced(Layout file, FuzzyMatch.Place place, List<String> wanted, List<String> replacement,
             String ending) throws ToolException {
@@ -224,8 +224,14 @@ public final class Text {
         StringBuilder out = new StringBuilder();
         for (int j = 0; j < m; j++) {
             if (j > 0) {
-                boolean bothKept = j < same || j - 1 >= m - sameEnd;
-                out.append(bothKept ? file.ending(place.line() + (j < same ? j - 1 : n - m + j - 1)) : ending);
+                // a kept line keeps the break after it, and the one before it when it ends the place
+                if (j - 1 < same) {
+                    out.append(file.ending(place.line() + j - 1));
+                } else if (j >= m - sameEnd) {
+                    out.append(file.ending(place.line() + n - m + j - 1));
+                } else {
+                    out.append(ending);
+                }
             }
             if (j < same || j >= m - sameEnd) {
                 int i = j < same ? j : n - m + j;

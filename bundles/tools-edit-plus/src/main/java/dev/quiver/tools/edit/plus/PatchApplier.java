@@ -347,7 +347,7 @@ final class PatchApplier {
         }
         String note = found.tolerance().note();
         if (place.uneven()) {
-            note += "; the indentation differed unevenly, so the added lines were written as given";
+            note += "; the indentation differed line by line, and added lines were mapped the same way";
         } else if (!place.shift().isEmpty()) {
             note += "; added lines re-indented to match";
         }
