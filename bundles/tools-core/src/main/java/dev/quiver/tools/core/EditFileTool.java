@@ -14,13 +14,17 @@ import java.nio.file.Path;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
-/** {@code edit_file}: replaces one exact occurrence of a text, or every one. */
+/**
+ * {@code edit_file}: replaces one occurrence of a text, or every exact one. A text not there exactly is
+ * sought with the tolerances of {@link Text#replace} and taken only where it matches once.
+ */
 @Component(property = {Tool.NAME + "=edit_file", Tool.SET + "=core", Tool.ACCESS + "=write"})
 public class EditFileTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("edit_file",
-            "Replace exact text in a file read earlier. oldString must match byte for byte, indentation "
-                    + "included, and occur once unless replaceAll is set. In a CRLF file \\n stands for \\r\\n.",
+            "Replace text in a file read earlier. oldString should match exactly, indentation included, and "
+                    + "occur once unless replaceAll. A unique near match (whitespace, indentation, Unicode quotes) "
+                    + "is taken.",
             """
             {"type":"object","properties":{\
             "path":{"type":"string"},\
@@ -64,6 +68,7 @@ public class EditFileTool implements Tool {
         }
         workspace.reads().wrote(file);
         return ToolResult.of("Edited " + name + ": replaced " + edit.count()
-                + (edit.count() == 1 ? " occurrence" : " occurrences") + " (from line " + edit.firstLine() + ").");
+                + (edit.count() == 1 ? " occurrence" : " occurrences") + " (from line " + edit.firstLine() + ")."
+                + (edit.tolerated().isEmpty() ? "" : " Matched with " + edit.tolerated() + "."));
     }
 }

@@ -20,6 +20,11 @@ public class ReadFileTool implements Tool {
 
     static final int DEFAULT_LIMIT = 2000;
     static final int MAX_LIMIT = 100_000;
+    /**
+     * The characters a window may take, under the kernel's 30,000-character cap on a result, so that the
+     * cap never cuts a window unannounced: the header's continuation offset is always the first line not shown.
+     */
+    static final int OUTPUT_BUDGET = 28_000;
 
     private static final ToolSpec SPEC = new ToolSpec("read_file",
             "Read a text file as 1-based numbered lines, under a header giving the window and the line count. "
@@ -48,7 +53,7 @@ public class ReadFileTool implements Tool {
         int offset = arguments.integer("offset", 1, 1, Integer.MAX_VALUE);
         int limit = arguments.integer("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
         return ToolResult.of(Text.window(workspace.relativize(file), lines(workspace, file, offset, limit), offset,
-                limit));
+                limit, OUTPUT_BUDGET));
     }
 
     /**

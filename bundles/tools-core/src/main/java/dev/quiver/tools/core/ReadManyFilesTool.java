@@ -28,8 +28,6 @@ import org.osgi.service.component.annotations.Component;
 public class ReadManyFilesTool implements Tool {
 
     static final int MAX_FILES = 20;
-    /** The blocks together stay under the kernel's 30,000-character cap, so no file is cut off unannounced. */
-    static final int OUTPUT_BUDGET = 28_000;
     private static final int READERS = 4;
 
     private static final ToolSpec SPEC = new ToolSpec("read_many_files",
@@ -99,12 +97,13 @@ public class ReadManyFilesTool implements Tool {
     /** One requested file: what to show, or why not. */
     private record Block(String asked, String name, List<String> lines, int offset, int limit, String problem) {
 
-        String render(int limit) {
+        /** The block, its window cut to fit {@code maxChars}. */
+        String render(int maxChars) {
             StringBuilder out = new StringBuilder("==> ").append(asked).append(" <==\n");
             if (problem != null) {
                 return out.append('[').append(problem).append("]\n").toString();
             }
-            return out.append(Text.window(name, lines, offset, limit)).toString();
+            return out.append(Text.window(name, lines, offset, limit, maxChars - out.length())).toString();
         }
     }
 
@@ -188,17 +187,16 @@ public class ReadManyFilesTool implements Tool {
     }
 
     /**
-     * The blocks in order, each cut to a window that fits its share of the output budget: small blocks
-     * keep everything and leave their unused share to the large ones.
+     * The blocks in order, together within the read_file budget ({@link ReadFileTool#OUTPUT_BUDGET}), each
+     * cut to a window that fits its share: small blocks keep everything and leave their unused share to
+     * the large ones.
      */
     static String render(List<Block> blocks) {
-        int[] limits = new int[blocks.size()];
         int[] sizes = new int[blocks.size()];
         for (int i = 0; i < blocks.size(); i++) {
-            limits[i] = blocks.get(i).limit();
-            sizes[i] = blocks.get(i).render(limits[i]).length();
+            sizes[i] = blocks.get(i).render(ReadFileTool.OUTPUT_BUDGET).length();
         }
-        int budget = OUTPUT_BUDGET;
+        int budget = ReadFileTool.OUTPUT_BUDGET;
         List<Integer> large = new ArrayList<>();
         for (int i = 0; i < blocks.size(); i++) {
             large.add(i);
@@ -218,37 +216,14 @@ public class ReadManyFilesTool implements Tool {
                 }
             }
         }
-        if (!large.isEmpty()) {
-            int share = Math.max(0, budget / large.size());
-            for (int i : large) {
-                limits[i] = fittingLimit(blocks.get(i), share);
-            }
-        }
+        int share = large.isEmpty() ? 0 : Math.max(0, budget / large.size());
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
             if (i > 0) {
                 out.append('\n');
             }
-            out.append(blocks.get(i).render(limits[i]));
+            out.append(blocks.get(i).render(large.contains(i) ? share : ReadFileTool.OUTPUT_BUDGET));
         }
         return out.toString();
-    }
-
-    /** The most lines of a block's window that render within {@code chars}, at least one. */
-    private static int fittingLimit(Block block, int chars) {
-        if (block.problem() != null) {
-            return block.limit();
-        }
-        int low = 1;
-        int high = block.limit();
-        while (low < high) {
-            int middle = low + (high - low + 1) / 2;
-            if (block.render(middle).length() <= chars) {
-                low = middle;
-            } else {
-                high = middle - 1;
-            }
-        }
-        return low;
     }
 }

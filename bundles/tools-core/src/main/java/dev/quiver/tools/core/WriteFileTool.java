@@ -21,8 +21,8 @@ import org.osgi.service.component.annotations.Component;
 @Component(property = {Tool.NAME + "=write_file", Tool.SET + "=core", Tool.ACCESS + "=write"})
 public class WriteFileTool implements Tool {
 
-    /** A rewrite from at least this many lines to under a quarter of them is flagged. */
-    static final int COLLAPSE_MIN_LINES = 20;
+    /** A rewrite of a file of at least this many lines that removes most of its line breaks is flagged. */
+    static final int COLLAPSE_MIN_LINES = 3;
 
     private static final ToolSpec SPEC = new ToolSpec("write_file",
             "Create a file, or replace all of an existing one after reading it. Creates parent directories.",
@@ -53,12 +53,14 @@ public class WriteFileTool implements Tool {
         }
         boolean existed = Files.exists(file);
         int oldLines = 0;
+        int oldBreaks = 0;
         Charset charset = StandardCharsets.UTF_8;
         if (existed) {
             requireFresh(workspace, file, name);
             try {
                 Workspace.TextFile old = workspace.readText(file);
                 oldLines = Text.lines(old.text()).size();
+                oldBreaks = lineBreaks(old.text());
                 charset = old.charset();
                 // a rewrite keeps the file's line endings, as edits do: \n content into a CRLF file stays CRLF
                 if (Text.lineEnding(old.text()).equals("\r\n") && content.indexOf('\n') >= 0
@@ -80,11 +82,24 @@ public class WriteFileTool implements Tool {
         StringBuilder result = new StringBuilder()
                 .append(existed ? "Replaced " : "Created ").append(name).append(" (").append(newLines)
                 .append(newLines == 1 ? " line, " : " lines, ").append(bytes.length).append(" bytes).");
-        if (existed && oldLines >= COLLAPSE_MIN_LINES && newLines * 4 < oldLines) {
+        // a model whose line breaks got lost (or escaped) writes a few long lines: say so while it can be undone
+        if (existed && oldLines >= COLLAPSE_MIN_LINES && lineBreaks(content) * 2 < oldBreaks) {
             result.append(" Note: it had ").append(oldLines).append(" lines and now has ").append(newLines)
                     .append(". If you meant to change only part of it, restore it and use edit_file.");
         }
         return ToolResult.of(result.toString());
+    }
+
+    /** How many line breaks a text has: each {@code \n}, {@code \r\n} or lone {@code \r}. */
+    private static int lineBreaks(String text) {
+        int breaks = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+                breaks++;
+            }
+        }
+        return breaks;
     }
 
     /** The read-before-write rule, with advice that works for a file read_file cannot show: a binary one. */

@@ -202,7 +202,7 @@ class ReadManyFilesToolTest {
             files.add(path("f" + i + ".txt"));
         }
         String out = read(files);
-        assertTrue(out.length() <= ReadManyFilesTool.OUTPUT_BUDGET, "length " + out.length());
+        assertTrue(out.length() <= ReadFileTool.OUTPUT_BUDGET, "length " + out.length());
         for (int i = 0; i < 20; i++) {
             assertTrue(out.contains("==> f" + i + ".txt <==\n"), "block " + i);
         }

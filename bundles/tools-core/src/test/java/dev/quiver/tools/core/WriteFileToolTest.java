@@ -94,11 +94,22 @@ class WriteFileToolTest {
     }
 
     @Test
-    void shrinkingByLessThanThreeQuartersHasNoNote() throws Exception {
+    void keepingHalfTheLineBreaksOrMoreHasNoNote() throws Exception {
         existing("big.txt", "line\n".repeat(100));
-        assertEquals("Replaced big.txt (25 lines, 50 bytes).", write("big.txt", "x\n".repeat(25)));
-        existing("small.txt", "line\n".repeat(19));
-        assertFalse(write("small.txt", "x\n").contains("Note"), "files under 20 lines are not flagged");
+        assertEquals("Replaced big.txt (50 lines, 100 bytes).", write("big.txt", "x\n".repeat(50)));
+        existing("two.txt", "a\nb\n");
+        assertFalse(write("two.txt", "ab\n").contains("Note"), "files under 3 lines are not flagged");
+    }
+
+    @Test
+    void collapsingNineLinesIntoOneAddsTheNote() throws Exception {
+        // the reference's own example: a short file whose line breaks were lost in the rewrite
+        existing("list.md", "# Items\n\n- one\n- two\n- three\n- four\n- five\n\nEnd\n");
+        String out = write("list.md", "# Items - one - two - three - four - five End\n");
+        assertTrue(out.endsWith("Note: it had 9 lines and now has 1. If you meant to change only part of it, restore "
+                + "it and use edit_file."), out);
+        existing("three.txt", "a\r\nb\r\nc\r\n");
+        assertTrue(write("three.txt", "a b c").contains("Note: it had 3 lines and now has 1."), "3 lines, CRLF");
     }
 
     @Test

@@ -16,8 +16,9 @@ import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /**
- * {@code multi_edit}: several exact replacements in one file, applied in order in memory, each on the
- * result of the one before; the file is written once, only when every edit succeeded.
+ * {@code multi_edit}: several replacements in one file, applied in order in memory, each on the result of
+ * the one before and each matched as edit_file matches ({@link Text#replace}); the file is written once,
+ * only when every edit succeeded.
  */
 @Component(property = {Tool.NAME + "=multi_edit", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
 public class MultiEditTool implements Tool {
@@ -26,8 +27,8 @@ public class MultiEditTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("multi_edit",
             "Make several exact-text edits to one file read earlier, in order, each applied to the result of the "
-                    + "one before. Each oldString must match byte for byte and occur once unless replaceAll. All or "
-                    + "nothing: if one edit fails, the file is left as it was.",
+                    + "one before. Each oldString should match exactly and occur once unless replaceAll; a unique "
+                    + "near match is taken and reported. All or nothing: if one edit fails, the file is left as it was.",
             """
             {"type":"object","properties":{\
             "path":{"type":"string"},\
@@ -65,6 +66,7 @@ public class MultiEditTool implements Tool {
         String text = current.text();
         int replaced = 0;
         List<Integer> lines = new ArrayList<>();
+        StringBuilder tolerated = new StringBuilder();
         for (int i = 0; i < edits.size(); i++) {
             int number = i + 1;
             try {
@@ -83,6 +85,10 @@ public class MultiEditTool implements Tool {
                 text = replacement.text();
                 replaced += replacement.count();
                 lines.add(replacement.firstLine());
+                if (!replacement.tolerated().isEmpty()) {
+                    tolerated.append(" Edit ").append(number).append(" matched with ").append(replacement.tolerated())
+                            .append('.');
+                }
             } catch (ToolException failed) {
                 String message = failed.getMessage();
                 throw new ToolException("edit " + number + ": " + message + (message.endsWith(".") ? "" : ".")
@@ -99,6 +105,6 @@ public class MultiEditTool implements Tool {
         workspace.reads().wrote(file);
         return ToolResult.of("Edited " + name + ": " + Entries.count(edits.size(), "edit", "edits") + ", "
                 + Entries.count(replaced, "replacement", "replacements") + " (at lines "
-                + lines.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("") + ").");
+                + lines.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("") + ")." + tolerated);
     }
 }

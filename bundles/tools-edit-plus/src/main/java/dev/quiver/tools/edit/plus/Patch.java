@@ -23,8 +23,8 @@ import java.util.List;
  *
  * <p>The parser is lenient where a model commonly slips: markers may carry surrounding whitespace, lines
  * may end in {@code \r\n}, a blank line inside a hunk is an empty context line, blank lines before a
- * marker are dropped, the first hunk of an update may omit its {@code @@}, and text around the envelope
- * (a shell here-document line) is ignored.
+ * marker are dropped (also after {@code *** End of File}), the first hunk of an update may omit its
+ * {@code @@}, and text around the envelope (a shell here-document line, blank lines after the end) is ignored.
  */
 final class Patch {
 
@@ -268,6 +268,8 @@ final class Patch {
                     if (!header.isBlank()) {
                         headers.add(header.startsWith(" ") ? header.substring(1) : header);
                     }
+                } else if (endOfFile && line.isBlank()) {
+                    // a blank line between End of File and the next marker is no content (as Codex reads it)
                 } else if (endOfFile) {
                     throw error(at, "nothing may follow '" + END_OF_FILE + "' within a hunk; start a new one with @@.");
                 } else if (line.isEmpty()) {

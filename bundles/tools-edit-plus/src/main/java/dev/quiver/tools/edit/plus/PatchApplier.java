@@ -1,5 +1,6 @@
 package dev.quiver.tools.edit.plus;
 
+import dev.quiver.api.FuzzyMatch;
 import dev.quiver.api.Text;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
@@ -16,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiPredicate;
 
 /**
  * Applies a {@link Patch} atomically. Every operation is validated and applied in memory first, against
@@ -25,12 +25,6 @@ import java.util.function.BiPredicate;
  * byte and with its permissions.
  */
 final class PatchApplier {
-
-    /** Context matching, strictest first: exact, then ignoring trailing whitespace, then surrounding whitespace. */
-    private static final List<BiPredicate<String, String>> LEVELS = List.of(
-            String::equals,
-            (a, b) -> a.stripTrailing().equals(b.stripTrailing()),
-            (a, b) -> a.strip().equals(b.strip()));
 
     /** A line of a file with its own terminator ({@code "\n"}, {@code "\r\n"}, {@code "\r"} or none at the end). */
     record FileLine(String text, String end) {
@@ -184,10 +178,12 @@ final class PatchApplier {
         List<FileLine> lines = new ArrayList<>(linesOf(file, state));
         String ending = dominantEnding(lines);
         int position = 0;
+        List<String> tolerated = new ArrayList<>();
         for (Patch.Hunk hunk : operation.hunks()) {
-            position = applyHunk(lines, hunk, ending, name, position);
+            position = applyHunk(lines, hunk, ending, name, position, tolerated);
         }
-        String detail = Entries.count(operation.hunks().size(), "hunk", "hunks");
+        String detail = Entries.count(operation.hunks().size(), "hunk", "hunks")
+                + (tolerated.isEmpty() ? "" : "; " + String.join("; ", tolerated));
         if (operation.moveTo() == null) {
             state.lines = lines;
             state.changed = true;
@@ -232,53 +228,59 @@ final class PatchApplier {
 
     /**
      * Applies one hunk, searching from where the previous hunk of the file ended (and from the top when it is
-     * not found there, for hunks given out of order); returns where this one ended.
+     * not found there, for hunks given out of order); returns where this one ended. A hunk found only with a
+     * tolerance adds a note to {@code tolerated}.
      */
-    private int applyHunk(List<FileLine> lines, Patch.Hunk hunk, String ending, String name, int start)
-            throws ToolException {
+    private int applyHunk(List<FileLine> lines, Patch.Hunk hunk, String ending, String name, int start,
+            List<String> tolerated) throws ToolException {
         int cursor = start;
-        if (!hunk.headers().isEmpty() && seek(lines, List.of(hunk.headers().get(0)), cursor, false) < 0) {
+        if (!hunk.headers().isEmpty() && seek(lines, List.of(hunk.headers().get(0)), cursor, false, hunk, name) == null) {
             cursor = 0;
         }
         for (String header : hunk.headers()) {
-            int found = seek(lines, List.of(header), cursor, false);
-            if (found < 0) {
+            Located found = seek(lines, List.of(header), cursor, false, hunk, name);
+            if (found == null) {
                 throw new ToolException(hunk.describe() + ": the @@ line '" + header + "' is not in " + name
                         + (cursor > 0 ? " after line " + cursor : "") + ". "
                         + Text.closestRegion(join(lines), header));
             }
-            cursor = found + 1;
+            cursor = found.at() + 1;
         }
         List<String> old = hunk.oldLines();
-        int at;
+        Located found;
         if (old.isEmpty()) {
             // only additions: after the @@ lines, or at the end of the file
-            at = hunk.headers().isEmpty() || hunk.endOfFile() ? lines.size() : cursor;
+            found = new Located(hunk.headers().isEmpty() || hunk.endOfFile() ? lines.size() : cursor, null, "");
         } else {
-            at = seek(lines, old, cursor, hunk.endOfFile());
-            if (at < 0 && hunk.headers().isEmpty() && cursor > 0) {
+            found = seek(lines, old, cursor, hunk.endOfFile(), hunk, name);
+            if (found == null && hunk.headers().isEmpty() && cursor > 0) {
                 cursor = 0;
-                at = seek(lines, old, cursor, hunk.endOfFile());
+                found = seek(lines, old, cursor, hunk.endOfFile(), hunk, name);
             }
-            if (at < 0 && old.size() > 1 && old.get(old.size() - 1).isEmpty()) {
+            if (found == null && old.size() > 1 && old.get(old.size() - 1).isEmpty()) {
                 // a trailing empty context line often stands for the file's final newline
                 old = old.subList(0, old.size() - 1);
-                at = seek(lines, old, cursor, hunk.endOfFile());
+                found = seek(lines, old, cursor, hunk.endOfFile(), hunk, name);
             }
-            if (at < 0) {
+            if (found == null) {
                 throw new ToolException(hunk.describe() + ": its context and removed lines are not in " + name
                         + (hunk.endOfFile() ? " at the end of the file" : "")
                         + (cursor > 0 ? " after line " + cursor : "") + ". Expected:\n"
                         + String.join("\n", old) + "\n" + Text.closestRegion(join(lines), String.join("\n", old)));
             }
         }
+        if (!found.tolerated().isEmpty()) {
+            tolerated.add("hunk " + hunk.number() + " matched with " + found.tolerated());
+        }
+        int at = found.at();
         List<FileLine> replacement = new ArrayList<>();
         int original = at;
         int matched = old.size();
         int consumed = 0;
         for (Patch.Line line : hunk.lines()) {
             if (line.kind() == '+') {
-                replacement.add(new FileLine(line.text(), ending));
+                String text = found.place() == null ? line.text() : found.place().reindent(line.text());
+                replacement.add(new FileLine(text, ending));
             } else if (consumed < matched) {
                 if (line.kind() == ' ') {
                     replacement.add(lines.get(original + consumed)); // the file's own text, not the patch's
@@ -306,35 +308,50 @@ final class PatchApplier {
         return at + replacement.size();
     }
 
-    /** The first index at or after {@code from} where {@code wanted} matches, at the strictest level that finds one. */
-    static int seek(List<FileLine> lines, List<String> wanted, int from, boolean endOfFile) {
-        int last = lines.size() - wanted.size();
-        if (last < from) {
-            return -1;
-        }
-        for (BiPredicate<String, String> level : LEVELS) {
-            if (endOfFile) {
-                if (matchesAt(lines, wanted, last, level)) {
-                    return last;
-                }
-                continue;
-            }
-            for (int i = from; i <= last; i++) {
-                if (matchesAt(lines, wanted, i, level)) {
-                    return i;
-                }
-            }
-        }
-        return -1;
+    /**
+     * Where lines were found: the index, the match (null for a place no lines were sought for), and what
+     * was tolerated (empty when exact).
+     */
+    record Located(int at, FuzzyMatch.Place place, String tolerated) {
     }
 
-    private static boolean matchesAt(List<FileLine> lines, List<String> wanted, int at, BiPredicate<String, String> level) {
-        for (int k = 0; k < wanted.size(); k++) {
-            if (!level.test(lines.get(at + k).text(), wanted.get(k))) {
-                return false;
-            }
+    /**
+     * Where {@code wanted} is at or after {@code from} (only as the file's last lines for an end-of-file
+     * hunk), at the strictest tolerance of {@link FuzzyMatch} that finds it: exactly, the first place; with
+     * a tolerance, only a single place. Null when it is nowhere.
+     *
+     * @throws ToolException when a tolerance finds it in several places
+     */
+    static Located seek(List<FileLine> lines, List<String> wanted, int from, boolean endOfFile, Patch.Hunk hunk,
+            String name) throws ToolException {
+        int last = lines.size() - wanted.size();
+        if (last < from) {
+            return null;
         }
-        return true;
+        List<String> texts = lines.stream().map(FileLine::text).toList();
+        FuzzyMatch.Found found = FuzzyMatch.find(texts, wanted, true, endOfFile ? last : from, last,
+                FuzzyMatch.Tolerance.WHITESPACE);
+        if (found.places().isEmpty()) {
+            return null;
+        }
+        FuzzyMatch.Place place = found.places().get(0);
+        if (found.tolerance() == FuzzyMatch.Tolerance.EXACT) {
+            return new Located(place.line(), place, "");
+        }
+        if (found.places().size() > 1) {
+            throw new ToolException(hunk.describe() + ": " + (wanted.size() == 1 ? "the line '" + wanted.get(0) + "' is"
+                    : "its context and removed lines are") + " not in " + name + " as written; with "
+                    + found.tolerance().note() + (wanted.size() == 1 ? " it matches " : " they match ")
+                    + found.places().size() + " places (lines "
+                    + found.lines() + "), so which one is meant is unclear. Add context lines that make it unique.");
+        }
+        String note = found.tolerance().note();
+        if (place.uneven()) {
+            note += "; the indentation differed line by line, and added lines were mapped the same way";
+        } else if (!place.shift().isEmpty()) {
+            note += "; added lines re-indented to match";
+        }
+        return new Located(place.line(), place, note);
     }
 
     static List<FileLine> split(String text) {
