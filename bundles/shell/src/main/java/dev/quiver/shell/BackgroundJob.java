@@ -22,7 +22,7 @@ final class BackgroundJob {
     private final boolean sandboxed;
     private final Process process;
     private final Procs.Since since;
-    private final String marker;
+    private final Marks.Mark mark;
     private final long started;
     private final PollBuffer stdout = new PollBuffer(HEAD_BYTES, TAIL_BYTES);
     private final PollBuffer stderr = new PollBuffer(HEAD_BYTES, TAIL_BYTES);
@@ -33,14 +33,14 @@ final class BackgroundJob {
     private volatile boolean stopping;
 
     BackgroundJob(String handle, String name, String line, boolean sandboxed, Process process, Procs.Since since,
-            String marker, long started, Runnable onEnd) {
+            Marks.Mark mark, long started, Runnable onEnd) {
         this.handle = handle;
         this.name = name;
         this.line = line;
         this.sandboxed = sandboxed;
         this.process = process;
         this.since = since;
-        this.marker = marker;
+        this.mark = mark;
         this.started = started;
         Thread out = Drains.start(process.getInputStream(), stdout, handle + "-stdout");
         Thread err = Drains.start(process.getErrorStream(), stderr, handle + "-stderr");
@@ -76,7 +76,7 @@ final class BackgroundJob {
             }
         }
         // nothing a background command started outlives it either
-        ProcessGroups.kill(process.toHandle(), since, marker);
+        ProcessGroups.kill(process.toHandle(), since, mark);
         Drains.join(out, err);
         Drains.close(process);
         endedAt = System.nanoTime();
@@ -115,7 +115,7 @@ final class BackgroundJob {
     Shell.Poll stop() {
         if (process.isAlive()) {
             stopping = true;
-            ProcessGroups.kill(process.toHandle(), since, marker);
+            ProcessGroups.kill(process.toHandle(), since, mark);
         }
         awaitEnd();
         return poll();

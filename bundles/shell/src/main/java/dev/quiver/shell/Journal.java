@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -20,20 +21,26 @@ import java.util.regex.Pattern;
  * What this Quiver process has running, on disk, so that the next start can kill what a crash left.
  *
  * <p>One file per Quiver process in the state folder, named after the process's pid and start time
- * ({@code commands-PID-START.txt}), exists while that process runs commands. It lists each
- * background command's process-group leader by pid and start time. Every command, foreground or
- * background, also carries the environment marker {@code QUIVER_SHELL_RUN=PID.START/ID}. A file
- * whose process no longer runs was left by a crash: its leaders (only where pid and start time both
- * still match, so a reused pid is never touched) and every process carrying its marker are killed.
+ * ({@code commands-PID-START.txt}), exists while that process runs commands. It holds the owner part
+ * of the tags its commands carry ({@link Marks}) and lists each background command's process-group
+ * leader by pid and start time. Every command, foreground or background, also carries the
+ * environment marker {@code QUIVER_SHELL_RUN=PID.START/ID}. A file whose process no longer runs was
+ * left by a crash: its leaders (only where pid and start time both still match, so a reused pid is
+ * never touched), every process carrying its marker and every process carrying one of its tags are
+ * killed. A tag is read from the process itself, so a pid reused since never carries it.
  */
 final class Journal {
 
     private static final Logger LOG = Logger.getLogger(Journal.class.getName());
     private static final Pattern FILE = Pattern.compile("commands-(\\d+)-(\\d+)\\.txt");
+    /** The line naming the owner part of the commands' tags: {@code tag OWNER}. */
+    private static final String TAG = "tag";
 
     private final Path dir;
     private final Path file;
     private final String owner;
+    private final long tagOwner = Marks.newOwner();
+    private final AtomicLong commands = new AtomicLong();
     private final Map<String, long[]> entries = new LinkedHashMap<>();
     private boolean broken;
     private boolean opened;
@@ -52,6 +59,11 @@ final class Journal {
     /** The marker prefix of this process's commands: {@code PID.START}. */
     String owner() {
         return owner;
+    }
+
+    /** The marks of a new command; {@code id} names it in the environment marker. */
+    Marks.Mark mark(String id) {
+        return new Marks.Mark(owner + "/" + id, Marks.tag(tagOwner, commands.incrementAndGet()));
     }
 
     /** Notes that a command runs; the file exists from the first one on. */
@@ -92,7 +104,8 @@ final class Journal {
             return;
         }
         StringBuilder text = new StringBuilder("# Quiver shell journal of process ").append(owner.replace('.', ' '))
-                .append(" (pid, start ticks). Background commands: handle pid start-ticks\n");
+                .append(" (pid, start ticks). Background commands: handle pid start-ticks\n")
+                .append(TAG).append(' ').append(tagOwner).append('\n');
         for (Map.Entry<String, long[]> entry : entries.entrySet()) {
             text.append(entry.getKey()).append(' ').append(entry.getValue()[0]).append(' ').append(entry.getValue()[1])
                     .append('\n');
@@ -139,10 +152,13 @@ final class Journal {
                 continue;
             }
             Map<Long, Long> leaders = new LinkedHashMap<>();
+            long tagOwner = 0;
             try {
                 for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
                     String[] fields = line.trim().split(" ");
-                    if (fields.length == 3 && !line.startsWith("#")) {
+                    if (fields.length == 2 && fields[0].equals(TAG)) {
+                        tagOwner = Long.parseLong(fields[1]);
+                    } else if (fields.length == 3 && !line.startsWith("#")) {
                         leaders.put(Long.parseLong(fields[1]), Long.parseLong(fields[2]));
                     }
                 }
@@ -150,7 +166,7 @@ final class Journal {
                 LOG.log(Level.WARNING, "Unreadable shell journal " + journal + "; only its marker is used", unreadable);
             }
             String marker = pid + "." + start + "/";
-            int count = ProcessGroups.killLeftovers(value -> value.startsWith(marker), leaders);
+            int count = ProcessGroups.killLeftovers(value -> value.startsWith(marker), tagOwner, leaders);
             if (count > 0) {
                 LOG.warning("Killed " + count + " processes left running by Quiver process " + pid
                         + ", which ended without stopping them");

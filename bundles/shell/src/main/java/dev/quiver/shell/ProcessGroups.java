@@ -8,12 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 
 /**
  * Killing a command and everything it started: its process group (made by {@code setsid}), its
- * session, every descendant, and every process carrying the command's environment marker, which
- * finds even a daemon that double-forked out of the session and was re-parented away.
+ * session, every descendant, and every process carrying one of the command's {@link Marks} (its
+ * environment marker or its tag), which finds even a daemon that double-forked out of the session,
+ * was re-parented away and cleared its environment. Killed orphans re-parented to this JVM are reaped
+ * ({@link Reaper}).
  */
 final class ProcessGroups {
 
@@ -33,17 +36,21 @@ final class ProcessGroups {
      *
      * @param leader the process made by {@code setsid}: a process group and session of its own
      * @param since taken before the leader started, so only later processes are looked at
-     * @param marker the exact value of {@link #MARKER} the command was started with
+     * @param mark the marks the command was started with
      */
-    static void kill(ProcessHandle leader, Procs.Since since, String marker) {
-        killMatching(leader, since, marker::equals);
+    static void kill(ProcessHandle leader, Procs.Since since, Marks.Mark mark) {
+        killMatching(leader, since, pid -> Procs.hasEnvironment(pid, MARKER, mark.environment()::equals)
+                || Marks.limit(pid).orElse(0) == mark.tag());
     }
 
     /**
-     * Kills every process carrying a marker accepted by the predicate and every member of the given
-     * process groups whose leader is still the recorded process, then waits until they are gone.
+     * Kills every process carrying a marker accepted by the predicate or a tag of the given owner, and
+     * every member of the given process groups whose leader is still the recorded process, then waits
+     * until they are gone.
+     *
+     * @param tagOwner the owner part of the commands' tags ({@link Marks#owner}); 0 when unknown
      */
-    static int killLeftovers(Predicate<String> marker, Map<Long, Long> leaderStarts) {
+    static int killLeftovers(Predicate<String> marker, long tagOwner, Map<Long, Long> leaderStarts) {
         boolean interrupted = Thread.interrupted();
         Map<Long, Procs.Stat> targets = new LinkedHashMap<>();
         List<Procs.Stat> processes = Procs.processes();
@@ -52,7 +59,8 @@ final class ProcessGroups {
             // a leader's pid is only trusted with its start time: a reused pid belongs to someone else
             Long leaderStart = leaderStarts.get(stat.pid());
             boolean leader = leaderStart != null && leaderStart == stat.startTicks();
-            if (stat.pid() != self && (leader || Procs.hasEnvironment(stat.pid(), MARKER, marker))) {
+            if (stat.pid() != self && (leader || Procs.hasEnvironment(stat.pid(), MARKER, marker)
+                    || tagOwner > 0 && Marks.owner(Marks.limit(stat.pid()).orElse(0)) == tagOwner)) {
                 targets.put(stat.pid(), stat);
             }
         }
@@ -82,12 +90,12 @@ final class ProcessGroups {
         return targets.size();
     }
 
-    private static void killMatching(ProcessHandle leader, Procs.Since since, Predicate<String> marker) {
+    private static void killMatching(ProcessHandle leader, Procs.Since since, LongPredicate marked) {
         // a cancelled caller's interrupt must not cut the wait short: it is restored at the end
         boolean interrupted = Thread.interrupted();
         try {
             // looked for before anything dies, while every descendant is still linked to its parent
-            Map<Long, Procs.Stat> targets = find(leader, since, marker);
+            Map<Long, Procs.Stat> targets = find(leader, since, marked);
             if (targets.isEmpty()) {
                 return;
             }
@@ -101,7 +109,7 @@ final class ProcessGroups {
             interrupted |= waitGone(targets.keySet(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TERM_GRACE_MILLIS));
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GONE_WAIT_MILLIS);
             while (true) {
-                targets = find(leader, since, marker);
+                targets = find(leader, since, marked);
                 if (targets.isEmpty()) {
                     return;
                 }
@@ -113,14 +121,15 @@ final class ProcessGroups {
                 }
             }
         } finally {
+            Reaper.sweep();
             if (interrupted || Thread.interrupted()) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
-    /** The leader while it runs, and the group and session members, descendants and marker holders that run. */
-    private static Map<Long, Procs.Stat> find(ProcessHandle leader, Procs.Since since, Predicate<String> marker) {
+    /** The leader while it runs, and the group and session members, descendants and marked processes that run. */
+    private static Map<Long, Procs.Stat> find(ProcessHandle leader, Procs.Since since, LongPredicate marked) {
         List<Procs.Stat> processes = Procs.processes(since);
         Map<Long, Long> parents = new HashMap<>();
         for (Procs.Stat stat : processes) {
@@ -131,7 +140,7 @@ final class ProcessGroups {
         Map<Long, Procs.Stat> found = new LinkedHashMap<>();
         for (Procs.Stat stat : processes) {
             if (stat.pid() != self && (stat.pid() == id || stat.pgid() == id || stat.sid() == id
-                    || descends(stat.pid(), id, parents) || Procs.hasEnvironment(stat.pid(), MARKER, marker))) {
+                    || descends(stat.pid(), id, parents) || marked.test(stat.pid()))) {
                 found.put(stat.pid(), stat);
             }
         }

@@ -31,8 +31,10 @@ import org.osgi.service.component.annotations.Deactivate;
  * when the sandbox is on) with the kernel's scrubbed environment ({@link ToolContext#environment()}),
  * stdin closed, both pipes drained by their own threads, and everything the
  * command started killed on timeout, cancellation and at the end of every command, so nothing
- * outlives it. Background commands are killed when the service stops; ones a crashed run left are
- * killed when it starts ({@link Journal}).
+ * outlives it: found by process group, session, descent and the command's {@link Marks}, which
+ * survive {@code setsid}, {@code env -i} and double forks; while the service runs, the JVM is a
+ * subreaper ({@link Reaper}), so orphans stay its children and are reaped. Background commands are
+ * killed when the service stops; ones a crashed run left are killed when it starts ({@link Journal}).
  *
  * <p>The component is immediate: it lives as long as its bundle, not as long as its users, so the
  * background commands outlive a tool bundle being swapped, and leftovers of a crash are killed when
@@ -61,9 +63,11 @@ public class ProcessShell implements Shell {
     private ExecutorService spawner;
     private boolean stopped;
     private volatile Thread shutdownHook;
+    /** Whether this shell holds the JVM's subreaper role ({@link Reaper#acquire}). */
+    private boolean reaping;
 
     /** A foreground command while it runs, so that stopping the service can kill it. */
-    private record Running(Process process, Procs.Since since, String marker) {
+    private record Running(Process process, Procs.Since since, Marks.Mark mark) {
     }
 
     /**
@@ -112,6 +116,9 @@ public class ProcessShell implements Shell {
         // every start's header says whether commands run sandboxed, and finding out starts a process:
         // done on its own thread while the rest of the host starts
         sandbox.probeAhead();
+        synchronized (this) {
+            reaping = Reaper.acquire();
+        }
         Journal.cleanUp(stateDir);
         Thread hook = new Thread(this::stopAll, "quiver-shell-exit");
         try {
@@ -148,12 +155,16 @@ public class ProcessShell implements Shell {
             }
         }
         for (Running command : foreground) {
-            ProcessGroups.kill(command.process().toHandle(), command.since(), command.marker());
+            ProcessGroups.kill(command.process().toHandle(), command.since(), command.mark());
         }
         journal.close();
         synchronized (this) {
             if (spawner != null) {
                 spawner.shutdownNow();
+            }
+            if (reaping) {
+                reaping = false;
+                Reaper.release();
             }
         }
     }
@@ -166,12 +177,12 @@ public class ProcessShell implements Shell {
             }
         }
         Launch launch = prepare(command.line(), context);
-        String marker = journal.owner() + "/c" + runs.incrementAndGet();
+        Marks.Mark mark = journal.mark("c" + runs.incrementAndGet());
         journal.open();
         Procs.Since since = Procs.Since.now();
         long started = System.nanoTime();
-        Process process = start(launch, marker, false);
-        Running running = new Running(process, since, marker);
+        Process process = start(launch, mark, false);
+        Running running = new Running(process, since, mark);
         foreground.add(running);
         Result.End end;
         OutputCapture stdout = new OutputCapture(HEAD_BYTES, TAIL_BYTES, context::stream);
@@ -180,7 +191,7 @@ public class ProcessShell implements Shell {
             Thread outDrain = Drains.start(process.getInputStream(), stdout, "stdout");
             Thread errDrain = Drains.start(process.getErrorStream(), stderr, "stderr");
             end = waitFor(process, command.timeout(), context, started);
-            ProcessGroups.kill(process.toHandle(), since, marker);
+            ProcessGroups.kill(process.toHandle(), since, mark);
             Drains.join(outDrain, errDrain);
             Drains.close(process);
         } finally {
@@ -224,14 +235,16 @@ public class ProcessShell implements Shell {
             }
             handle = "bg" + handles.incrementAndGet();
         }
-        String marker = journal.owner() + "/" + handle;
+        Marks.Mark mark = journal.mark(handle);
+        // the journal names the commands' tags before any command can leave a process behind
+        journal.open();
         Procs.Since since = Procs.Since.now();
         long started = System.nanoTime();
         // started from a thread that lives as long as the service: bwrap's --die-with-parent follows
         // the thread that started it, and a tool call's thread may end long before the command
-        Process process = start(launch, marker, true);
+        Process process = start(launch, mark, true);
         journal.add(handle, process.pid(), Procs.startTicks(process.pid()).orElse(0));
-        BackgroundJob job = new BackgroundJob(handle, label, line, launch.sandboxed(), process, since, marker, started,
+        BackgroundJob job = new BackgroundJob(handle, label, line, launch.sandboxed(), process, since, mark, started,
                 () -> {
                     journal.remove(handle);
                     SandboxView.removePlaceholders(launch.placeholders());
@@ -251,6 +264,8 @@ public class ProcessShell implements Shell {
 
     @Override
     public Poll poll(String handle) throws ToolException {
+        // orphans of a background command that ended by themselves are reaped while it runs on
+        Reaper.sweep();
         return find(handle).poll();
     }
 
@@ -404,8 +419,10 @@ public class ProcessShell implements Shell {
         }
     }
 
-    private Process start(Launch launch, String marker, boolean background) throws ToolException {
-        ProcessBuilder builder = new ProcessBuilder(launch.command())
+    private Process start(Launch launch, Marks.Mark mark, boolean background) throws ToolException {
+        List<String> command = new ArrayList<>(Marks.tagging(mark.tag()));
+        command.addAll(launch.command());
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(launch.root().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> environment = builder.environment();
@@ -417,12 +434,12 @@ public class ProcessShell implements Shell {
         environment.put("GIT_PAGER", "cat");
         environment.put("GIT_TERMINAL_PROMPT", "0");
         environment.putIfAbsent("TERM", "dumb");
-        environment.put(ProcessGroups.MARKER, marker);
+        environment.put(ProcessGroups.MARKER, mark.environment());
         try {
             if (!background) {
-                return builder.start();
+                return Reaper.start(builder);
             }
-            Future<Process> started = spawner().submit(builder::start);
+            Future<Process> started = spawner().submit(() -> Reaper.start(builder));
             boolean interrupted = false;
             try {
                 while (true) {

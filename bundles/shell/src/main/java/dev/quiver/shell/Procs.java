@@ -115,27 +115,54 @@ final class Procs {
         boolean wrapped = since.lastPid() <= 0 || since.forks() <= 0 || created < 0 || last < since.lastPid()
                 || created >= pidMax() - since.lastPid();
         // without a wrap, every pid handed out since lies between the last pid then and the last pid now
-        List<Stat> found = wrapped ? processes(0, Long.MAX_VALUE) : processes(since.lastPid(), last);
+        List<Stat> found = wrapped ? processes(0, Long.MAX_VALUE, true) : processes(since.lastPid(), last, true);
         found.removeIf(stat -> !since.mayHaveStarted(stat));
         return found;
     }
 
     private static List<Stat> processes(long floor) {
-        return processes(floor, Long.MAX_VALUE);
+        return processes(floor, Long.MAX_VALUE, true);
     }
 
-    /** The running processes with a pid above {@code floor} and at most {@code ceiling}. */
-    private static List<Stat> processes(long floor, long ceiling) {
+    /** The processes with a pid above {@code floor} and at most {@code ceiling}; only running ones if asked. */
+    private static List<Stat> processes(long floor, long ceiling, boolean onlyRunning) {
         List<Stat> found = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
             for (Path entry : entries) {
                 long pid = pidOf(entry.getFileName().toString());
                 if (pid > floor && pid <= ceiling) {
-                    stat(pid).filter(Stat::running).ifPresent(found::add);
+                    stat(pid).filter(stat -> !onlyRunning || stat.running()).ifPresent(found::add);
                 }
             }
         } catch (IOException | RuntimeException unreadable) {
             // without /proc only the processes we hold handles for can be found
+        }
+        return found;
+    }
+
+    /**
+     * The zombies among the children of this JVM's main thread: ended, waiting to be reaped. The kernel
+     * hands an orphan to a subreaper's first live thread, the main one, which in the {@code java}
+     * launcher never starts a process itself. Without {@code /proc/PID/task/TID/children} (a kernel
+     * built without it) every process is looked at.
+     */
+    static List<Stat> zombieChildren(long self) {
+        List<Stat> found = new ArrayList<>();
+        Path task = PROC.resolve(Long.toString(self)).resolve("task").resolve(Long.toString(self)).resolve("children");
+        try {
+            for (String pid : Files.readString(task, StandardCharsets.ISO_8859_1).trim().split(" ")) {
+                if (!pid.isEmpty()) {
+                    stat(pidOf(pid)).filter(stat -> !stat.running()).ifPresent(found::add);
+                }
+            }
+            return found;
+        } catch (IOException | RuntimeException noChildrenFile) {
+            // looked for among all processes below
+        }
+        for (Stat stat : processes(0, Long.MAX_VALUE, false)) {
+            if (stat.ppid() == self && !stat.running()) {
+                found.add(stat);
+            }
         }
         return found;
     }

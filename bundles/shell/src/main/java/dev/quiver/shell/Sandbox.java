@@ -304,6 +304,11 @@ final class Sandbox {
     }
 
     private Optional<Path> find(String executable) {
+        return onPath(executable, searchPath);
+    }
+
+    /** The executable of that name in the first folder of {@code searchPath} (syntax of {@code PATH}) holding one. */
+    static Optional<Path> onPath(String executable, String searchPath) {
         for (String dir : searchPath.split(File.pathSeparator)) {
             if (dir.isEmpty()) {
                 continue;

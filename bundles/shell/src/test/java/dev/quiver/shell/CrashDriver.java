@@ -10,7 +10,8 @@ import java.util.Map;
  * a foreground one, says so, and waits to be killed: with SIGKILL, as a crash would end it, or with
  * SIGTERM, which ends the JVM without stopping any framework.
  *
- * <p>Arguments: state folder, workspace, sandbox setting, marker for the commands' command lines.
+ * <p>Arguments: state folder, workspace, sandbox setting, marker for the commands' command lines, and
+ * optionally the background command's line.
  */
 public final class CrashDriver {
 
@@ -22,7 +23,8 @@ public final class CrashDriver {
         shell.activate();
         TestContext context = TestContext.in(Path.of(args[1])).shellConfig(Map.of("sandbox", args[2]));
         String marker = args[3];
-        Shell.Job job = shell.start("exec -a " + marker + "-background sleep 100", "left-behind", context);
+        String background = args.length > 4 ? args[4] : "exec -a " + marker + "-background sleep 100";
+        Shell.Job job = shell.start(background, "left-behind", context);
         Thread foreground = new Thread(() -> {
             try {
                 shell.run(new Shell.Command("exec -a " + marker + "-foreground sleep 100", Duration.ofSeconds(100)),

@@ -1,0 +1,343 @@
+package dev.quiver.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.Shell.Command;
+import dev.quiver.api.Shell.Job;
+import dev.quiver.api.Shell.Result;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Processes that try to outlive their command: they leave its session ({@code setsid}), its
+ * environment ({@code env -i}) and its parent (a double fork), with the sandbox off and on. None
+ * outlives the command, the background job or the shell that started it, nor a crash of the host.
+ */
+class EscapeTest {
+
+    private static final Duration GENEROUS = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    @TempDir
+    Path state;
+
+    private ProcessShell shell;
+
+    @BeforeEach
+    void open() {
+        shell = new ProcessShell(state, System.getenv("PATH"));
+        shell.activate();
+    }
+
+    @AfterEach
+    void close() {
+        shell.deactivate();
+    }
+
+    /**
+     * Command lines that leave a {@code sleep 300} behind, each in its own way; the sleep writes its
+     * pid to {@code PIDFILE} first, and the line waits for that, so it surely ran.
+     */
+    private static List<String> escapes() {
+        String escapee = "sh -c 'echo $$ > PIDFILE; exec sleep 300'";
+        return List.of(
+                "( env -i setsid " + escapee + " & )",
+                "( ( " + escapee + " & ) & )",
+                "( ( env -i " + escapee + " & ) & )",
+                "setsid -f " + escapee,
+                "setsid -f env -i " + escapee,
+                // last: not an orphan
+                "nohup " + escapee + " > /dev/null 2>&1 &");
+    }
+
+    /** The line, its pid file filled in, then (on a line of its own) a wait for the file and an "escaped". */
+    private String escaping(String escape, Path pidFile) {
+        return escape.replace("PIDFILE", pidFile.toString()) + "\nwhile [ ! -s " + pidFile
+                + " ]; do sleep 0.01; done; echo escaped";
+    }
+
+    @Test
+    void everyEscapeIsKilledWhenItsCommandEnds() throws Exception {
+        TestContext context = TestContext.in(dir).unsandboxed();
+        List<String> escapes = escapes();
+        for (int i = 0; i < escapes.size(); i++) {
+            Path pidFile = dir.resolve("escape-" + i + ".pid");
+            Result result = shell.run(new Command(escaping(escapes.get(i), pidFile), GENEROUS), context);
+            assertEquals("escaped\n", result.stdout(), escapes.get(i));
+            long pid = Processes.pids(pidFile).get(0);
+            assertFalse(Processes.running(pid), escapes.get(i) + ": the escapee " + pid + " is gone when the call returns");
+            assertNotAZombieOfOurs(pid);
+        }
+    }
+
+    @Test
+    void escapesOfASandboxedCommandDieWithIt() throws Exception {
+        Assumptions.assumeTrue(new Sandbox(System.getenv("PATH")).availability().usable(),
+                "bubblewrap cannot make a sandbox here: " + new Sandbox(System.getenv("PATH")).availability().problem());
+        TestContext context = TestContext.in(dir).shellConfig(Map.of("sandbox", "auto"));
+        String marker = "quiver-sandboxed-escape-" + UUID.randomUUID();
+        List<String> escapes = escapes();
+        for (int i = 0; i < escapes.size(); i++) {
+            // the pid the escapee writes is the sandbox's own; it is found from outside by its command line
+            String escape = escapes.get(i).replace("exec sleep 300", "exec -a " + marker + "-" + i + " sleep 300")
+                    .replace("sh -c", "bash -c");
+            Path pidFile = dir.resolve("sandboxed-" + i + ".pid");
+            Result result = shell.run(new Command(escaping(escape, pidFile), GENEROUS), context);
+            assertEquals("escaped\n", result.stdout(), escape + "; stderr: " + result.stderr());
+            assertEquals(List.of(), Processes.withMarker(marker + "-" + i + " 300"), escape);
+        }
+    }
+
+    @Test
+    void escapesOfABackgroundJobLiveWithItAndDieWhenItIsStopped() throws Exception {
+        TestContext context = TestContext.in(dir).unsandboxed();
+        List<String> escapes = escapes();
+        StringBuilder line = new StringBuilder();
+        List<Path> pidFiles = new ArrayList<>();
+        for (int i = 0; i < escapes.size(); i++) {
+            Path pidFile = dir.resolve("job-" + i + ".pid");
+            pidFiles.add(pidFile);
+            line.append(escaping(escapes.get(i), pidFile)).append('\n');
+        }
+        // the job prints on after its escapes are out, so its output is seen to keep arriving
+        line.append("for tick in 1 2 3; do echo tick $tick; sleep 0.1; done; sleep 300");
+        Job job = shell.start(line.toString(), "escaper", context);
+        String output = pollUntil(job.handle(), "tick 3");
+        assertEquals(escapes.size(), output.split("escaped", -1).length - 1, output);
+        List<Long> pids = new ArrayList<>();
+        for (Path pidFile : pidFiles) {
+            pids.add(Processes.pids(pidFile).get(0));
+        }
+
+        // a foreground command that ends meanwhile takes nothing of the job's with it
+        assertEquals(0, shell.run(new Command("true", GENEROUS), context).exitCode());
+        assertEquals(Job.State.RUNNING, shell.poll(job.handle()).job().state());
+        assertTrue(pids.stream().allMatch(Processes::running), "the job's escapees run while the job runs");
+        if (Reaper.active()) {
+            long self = ProcessHandle.current().pid();
+            // all but the last (nohup ... &, whose parent, the job's bash, still runs) are orphans
+            for (long pid : pids.subList(0, pids.size() - 1)) {
+                assertEquals(self, Procs.stat(pid).orElseThrow().ppid(), "an orphan is re-parented to Quiver, not init");
+            }
+        }
+
+        assertEquals(Job.State.STOPPED, shell.stop(job.handle()).job().state());
+        for (long pid : pids) {
+            assertFalse(Processes.running(pid), "escapee " + pid + " is gone when bash_stop returns");
+            assertNotAZombieOfOurs(pid);
+        }
+    }
+
+    @Test
+    void escapesOfAJobThatEndsByItselfAreKilledAtItsEnd() throws Exception {
+        Path pidFile = dir.resolve("ended.pid");
+        Job job = shell.start(escaping(escapes().get(0), pidFile), null, TestContext.in(dir).unsandboxed());
+        Job ended = awaitEnd(job.handle());
+        assertEquals(0, ended.exitCode());
+        long pid = Processes.pids(pidFile).get(0);
+        assertFalse(Processes.running(pid));
+        assertNotAZombieOfOurs(pid);
+    }
+
+    @Test
+    void escapesOfRunningJobsAreKilledWhenTheShellStops() throws Exception {
+        List<Long> pids = new ArrayList<>();
+        for (String sandbox : List.of("off", "auto")) {
+            Path pidFile = dir.resolve("shutdown-" + sandbox + ".pid");
+            Job job = shell.start(escaping(escapes().get(0), pidFile) + "; sleep 300", null,
+                    TestContext.in(dir).shellConfig(Map.of("sandbox", sandbox)));
+            pollUntil(job.handle(), "escaped");
+            if (sandbox.equals("off")) {
+                pids.add(Processes.pids(pidFile).get(0));
+            }
+        }
+        assertTrue(Processes.running(pids.get(0)));
+        shell.deactivate();
+        assertFalse(Processes.running(pids.get(0)), "the shell's end killed the escapee");
+    }
+
+    @Test
+    void anOrphanThatEndsByItselfIsReapedNotLeftAZombie() throws Exception {
+        Assumptions.assumeTrue(Reaper.active(), "JNA cannot make this JVM a subreaper here");
+        Path pidFile = dir.resolve("short.pid");
+        Path go = dir.resolve("go");
+        // the orphan waits for a file, then ends while its job still runs: a zombie of this JVM then
+        Job job = shell.start("( env -i setsid sh -c 'echo $$ > " + pidFile + "; while [ ! -e " + go
+                + " ]; do sleep 0.01; done' & ); while [ ! -s " + pidFile + " ]; do sleep 0.01; done; echo escaped; "
+                + "sleep 300", null, TestContext.in(dir).unsandboxed());
+        pollUntil(job.handle(), "escaped");
+        long pid = Processes.pids(pidFile).get(0);
+        Files.writeString(go, "");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Processes.running(pid) && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
+        assertFalse(Processes.running(pid));
+        // a poll sweeps
+        assertEquals(Job.State.RUNNING, shell.poll(job.handle()).job().state());
+        assertNotAZombieOfOurs(pid);
+    }
+
+    @Test
+    void exitCodesOfCommandsSurviveSweepsRunningBesideThem() throws Exception {
+        TestContext context = TestContext.in(dir).unsandboxed();
+        // orphans that end all the time, so sweeps run and find zombies while the commands end
+        Job churn = shell.start("while true; do ( env -i setsid sh -c 'exit 0' & ); sleep 0.005; done", null, context);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Integer>> codes = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                int code = i % 100 + 1;
+                codes.add(pool.submit(() -> {
+                    shell.poll(churn.handle());
+                    return shell.run(new Command("exit " + code, GENEROUS), context).exitCode();
+                }));
+            }
+            for (int i = 0; i < codes.size(); i++) {
+                assertEquals(i % 100 + 1, codes.get(i).get(60, TimeUnit.SECONDS), "command " + i);
+            }
+        } finally {
+            pool.shutdownNow();
+            shell.stop(churn.handle());
+        }
+    }
+
+    @Test
+    void escapesOfACrashedRunAreKilledAtTheNextStart() throws Exception {
+        Path pidFile = dir.resolve("crash.pid");
+        String marker = "quiver-crash-escape-" + UUID.randomUUID();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process quiver = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                CrashDriver.class.getName(), state.toString(), dir.toString(), "off", marker,
+                escaping(escapes().get(0), pidFile) + "; sleep 300")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        long pid;
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(quiver.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("started bg1", out.readLine());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(pidFile) || Files.size(pidFile) == 0) {
+                assertTrue(System.nanoTime() - deadline < 0, "the escapee never started");
+                Thread.sleep(10);
+            }
+            pid = Processes.pids(pidFile).get(0);
+        } finally {
+            // a crash: SIGKILL, nothing stopped
+            quiver.destroyForcibly().waitFor();
+        }
+        assertTrue(Processes.running(pid), "the escapee survived the crash");
+        assertEquals(1, journals().size());
+
+        ProcessShell next = new ProcessShell(state, System.getenv("PATH"));
+        next.activate();
+        next.deactivate();
+        if (Marks.tagsAvailable()) {
+            assertFalse(Processes.running(pid), "the next start found the escapee by its tag and killed it");
+        } else {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        assertEquals(List.of(), journals());
+    }
+
+    @Test
+    void startUpCleanupKillsOnlyWhatCarriesTheDeadRunsTag() throws Exception {
+        Assumptions.assumeTrue(Marks.tagsAvailable(), "prlimit is not installed");
+        long deadOwner = Marks.newOwner();
+        long otherOwner = deadOwner == 1 ? 2 : deadOwner - 1;
+        Process left = tagged(Marks.tag(deadOwner, 7));
+        Process bystander = tagged(Marks.tag(otherOwner, 7));
+        try {
+            Process dead = new ProcessBuilder("true").start();
+            dead.waitFor();
+            Files.writeString(state.resolve("commands-" + dead.pid() + "-1.txt"), "# journal\ntag " + deadOwner + "\n");
+
+            ProcessShell next = new ProcessShell(state, System.getenv("PATH"));
+            next.activate();
+            next.deactivate();
+            assertTrue(left.waitFor(30, TimeUnit.SECONDS), "a process with the dead run's tag is killed");
+            assertTrue(bystander.isAlive(), "a process with another run's tag is not");
+        } finally {
+            left.destroyForcibly();
+            bystander.destroyForcibly();
+        }
+    }
+
+    @Test
+    void tagsNameTheirOwnerAndNothingElseLooksLikeOne() {
+        long owner = Marks.newOwner();
+        assertEquals(owner, Marks.owner(Marks.tag(owner, 1)));
+        assertEquals(owner, Marks.owner(Marks.tag(owner, (1L << 28) + 5)), "a command number past 28 bits wraps");
+        assertEquals(-1, Marks.owner(0));
+        assertEquals(-1, Marks.owner(Long.MAX_VALUE));
+        assertTrue(Marks.limit(ProcessHandle.current().pid()).isEmpty(), "this JVM's real-time limit is unlimited");
+    }
+
+    private static Process tagged(long tag) throws IOException {
+        return new ProcessBuilder("prlimit", "--rttime=" + tag + ":" + tag, "sleep", "300").start();
+    }
+
+    /** A process this JVM orphaned and killed is reaped: no zombie child of ours keeps its pid. */
+    private static void assertNotAZombieOfOurs(long pid) {
+        long self = ProcessHandle.current().pid();
+        Procs.stat(pid).ifPresent(stat -> assertFalse(stat.ppid() == self && !stat.running(),
+                "pid " + pid + " is left a zombie of this JVM"));
+    }
+
+    private String pollUntil(String handle, String text) throws Exception {
+        StringBuilder seen = new StringBuilder();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!seen.toString().contains(text)) {
+            var poll = shell.poll(handle);
+            seen.append(poll.stdout()).append(poll.stderr());
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("never saw " + text + "; output so far: " + seen + "; job " + poll.job());
+            }
+            Thread.sleep(20);
+        }
+        return seen.toString();
+    }
+
+    private Job awaitEnd(String handle) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Job job = shell.jobs().stream().filter(j -> j.handle().equals(handle)).findFirst().orElseThrow();
+            if (job.state() != Job.State.RUNNING) {
+                return job;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("still running: " + job);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private List<Path> journals() throws IOException {
+        try (Stream<Path> files = Files.list(state)) {
+            return files.filter(file -> file.getFileName().toString().endsWith(".txt")).sorted().toList();
+        }
+    }
+}
