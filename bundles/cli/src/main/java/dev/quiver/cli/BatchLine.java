@@ -52,25 +52,77 @@ record BatchLine(int number, String tool, String arguments, String error) {
     }
 
     /**
+     * The longest line read, in characters: as large as the largest file the workspace reads whole, so a
+     * batch can write any file a tool can read back, while a line that never ends cannot fill the heap.
+     */
+    static final int MAX_LINE = 32 * 1024 * 1024;
+
+    /**
      * Feeds every line of a file, or of standard input for {@code -}, to the handler: a blank line too, so
      * that a script reading the answers can pair the n-th answer with the n-th line.
      *
      * @throws NoSuchFileException when the file does not exist
      */
     static void each(String source, BufferedReader stdin, Consumer<BatchLine> handler) throws IOException {
+        each(source, stdin, handler, MAX_LINE);
+    }
+
+    static void each(String source, BufferedReader stdin, Consumer<BatchLine> handler, int maxLine)
+            throws IOException {
         BufferedReader reader = "-".equals(source) ? stdin
                 : new BufferedReader(new InputStreamReader(Files.newInputStream(Path.of(source)), StandardCharsets.UTF_8));
         try {
-            String text;
+            StringBuilder text = new StringBuilder();
             int number = 0;
-            while ((text = reader.readLine()) != null) {
+            int end;
+            while ((end = readLine(reader, text, maxLine)) != EOF) {
                 number++;
-                handler.accept(parse(number, text));
+                handler.accept(end == TOO_LONG ? new BatchLine(number, null, null, "line " + number
+                        + " is longer than " + maxLine + " characters and was skipped; split the work into"
+                        + " smaller calls, or write a large file with a shell command")
+                        : parse(number, text.toString()));
             }
         } finally {
             if (reader != stdin) {
                 reader.close();
             }
         }
+    }
+
+    private static final int EOF = -1;
+    private static final int LINE = 0;
+    private static final int TOO_LONG = 1;
+
+    /**
+     * Reads one line into {@code text}, ended as {@link BufferedReader#readLine()} ends it (LF, CR or CRLF);
+     * past {@code maxLine} characters the rest of the line is read and dropped, keeping nothing.
+     */
+    private static int readLine(BufferedReader reader, StringBuilder text, int maxLine) throws IOException {
+        text.setLength(0);
+        boolean tooLong = false;
+        int c = reader.read();
+        if (c < 0) {
+            return EOF;
+        }
+        for (; c >= 0 && c != '\n'; c = reader.read()) {
+            if (c == '\r') {
+                reader.mark(1);
+                if (reader.read() != '\n') {
+                    reader.reset();
+                }
+                break;
+            }
+            if (tooLong) {
+                continue;
+            }
+            if (text.length() < maxLine) {
+                text.append((char) c);
+            } else {
+                tooLong = true;
+                text.setLength(0);
+                text.trimToSize();
+            }
+        }
+        return tooLong ? TOO_LONG : LINE;
     }
 }

@@ -43,4 +43,27 @@ class BatchLineTest {
         assertTrue(lines.get(1).error().startsWith("line 2 is empty"), lines.get(1).error());
         assertTrue(lines.get(2).error().startsWith("line 3 is empty"), lines.get(2).error());
     }
+
+    @Test
+    void aLineLongerThanTheLimitIsAnsweredWithAnErrorAndTheNextLinesStillRun() throws Exception {
+        List<BatchLine> lines = new ArrayList<>();
+        String longLine = "{\"tool\":\"a\",\"args\":{\"c\":\"" + "x".repeat(200) + "\"}}";
+        BatchLine.each("-", new BufferedReader(new StringReader(
+                "{\"tool\":\"a\"}\r\n" + longLine + "\r{\"tool\":\"b\"}\r\n" + "y".repeat(500))), lines::add, 100);
+        assertEquals(4, lines.size());
+        assertEquals("a", lines.get(0).tool());
+        assertTrue(lines.get(1).error().startsWith("line 2 is longer than 100 characters"), lines.get(1).error());
+        assertEquals("b", lines.get(2).tool());
+        assertEquals(3, lines.get(2).number());
+        assertTrue(lines.get(3).error().startsWith("line 4 is longer"), lines.get(3).error());
+    }
+
+    @Test
+    void aLineOfExactlyTheLimitIsRead() throws Exception {
+        String line = "{\"tool\":\"" + "t".repeat(100 - 11) + "\"}";
+        assertEquals(100, line.length());
+        List<BatchLine> lines = new ArrayList<>();
+        BatchLine.each("-", new BufferedReader(new StringReader(line)), lines::add, 100);
+        assertEquals("t".repeat(89), lines.get(0).tool());
+    }
 }

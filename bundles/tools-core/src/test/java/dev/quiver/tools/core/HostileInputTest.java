@@ -145,12 +145,12 @@ class HostileInputTest {
 
     @Test
     void hugeAndBinaryContentIsHandled() throws Exception {
-        // a NUL-laden content is written as given; a file that large is then refused by read_file with advice
+        // a NUL-laden content is written as given; read_file then refuses it as binary, however large
         String huge = "\0".repeat(33 * 1024 * 1024);
         new WriteFileTool().call(Arguments.of(Map.of("path", "huge.bin", "content", huge)), context);
         ToolException tooLarge = assertThrows(ToolException.class,
                 () -> new ReadFileTool().call(Arguments.of(Map.of("path", "huge.bin")), context));
-        assertTrue(tooLarge.getMessage().contains("Search it with grep"), tooLarge.getMessage());
+        assertTrue(tooLarge.getMessage().contains("huge.bin is a binary file"), tooLarge.getMessage());
         assertEquals("No matches.", new GrepTool().call(Arguments.of(Map.of("pattern", "x")), context).text());
     }
 
