@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * transport hands each call over from its reading thread as it arrives; a worker of the pool shared
  * by all connections runs the oldest, then hands the queue back to the pool, so one connection
  * never holds more than one worker and never starves the others. Past {@link #LIMIT} waiting calls
- * a new one is refused at once with "server busy".
+ * a new one is refused at once with "server busy" ({@link #submit}, for HTTP, where each request
+ * arrives on its own), or its reader waits for room ({@link #put}, for stdio, where the pipe holds
+ * the rest of what the client sent, so a script that pipelines thousands of calls loses none).
  */
 final class CallQueue {
 
@@ -75,6 +77,24 @@ final class CallQueue {
         }
     }
 
+    /**
+     * Queues a call, first waiting while {@link #LIMIT} calls wait already; refuses it (closed,
+     * stopping, interrupted) through {@link Call#refuse} before returning.
+     */
+    void put(Object requestId, Call call) {
+        synchronized (this) {
+            try {
+                while (!closed && waiting.size() >= LIMIT) {
+                    wait();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closed = true;
+            }
+        }
+        submit(requestId, call);
+    }
+
     /** Under the lock: hands the queue to a worker; false when the pool is shut down. */
     private boolean schedule() {
         try {
@@ -90,6 +110,7 @@ final class CallQueue {
         Entry next;
         synchronized (this) {
             next = waiting.poll();
+            notifyAll(); // a reader waiting for room in put
             running = next == null ? null : next.id();
             if (next == null) {
                 scheduled = false;
@@ -129,6 +150,7 @@ final class CallQueue {
                 Entry entry = it.next();
                 if (entry.id().equals(id)) {
                     it.remove();
+                    notifyAll();
                     dropped = entry;
                     break;
                 }
@@ -156,6 +178,7 @@ final class CallQueue {
         synchronized (this) {
             refused = new ArrayDeque<>(waiting);
             waiting.clear();
+            notifyAll();
         }
         for (Entry entry : refused) {
             entry.call().refuse(BUSY, message);

@@ -138,7 +138,8 @@ final class StdioServer implements AutoCloseable {
             }
             inFlight.incrementAndGet();
             if (McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
-                service.queue(request.id(), new QueuedCall(request));
+                // a full queue stops this reader, and the pipe holds what the client sends meanwhile
+                service.queueWaiting(request.id(), new QueuedCall(request));
                 return;
             }
         }

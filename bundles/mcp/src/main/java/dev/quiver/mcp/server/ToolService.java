@@ -156,6 +156,11 @@ final class ToolService implements AutoCloseable {
         calls.submit(requestId, call);
     }
 
+    /** As {@link #queue}, but waits for room in a full queue instead of refusing: the stdio reader's way. */
+    void queueWaiting(Object requestId, CallQueue.Call call) {
+        calls.put(requestId, call);
+    }
+
     /** The request handlers besides {@code initialize}; {@code tools/call} must come through {@link #queue}. */
     Map<String, McpRequestHandler<?>> requestHandlers() {
         Map<String, McpRequestHandler<?>> handlers = new HashMap<>();

@@ -127,7 +127,7 @@ class StdioOrderingTest {
     }
 
     @Test
-    void threeThousandPipelinedCallsAreAllAnsweredOnBoundedThreadsAndRunInArrivalOrder() throws Exception {
+    void threeThousandPipelinedCallsAllRunOnBoundedThreadsInArrivalOrder() throws Exception {
         int calls = 3000;
         int before = ManagementFactory.getThreadMXBean().getThreadCount();
         AtomicInteger peak = new AtomicInteger(before);
@@ -155,24 +155,15 @@ class StdioOrderingTest {
         sampler.interrupt();
         sampler.join();
         List<Integer> ran = new ArrayList<>();
-        int busy = 0;
         for (int i = 0; i < calls; i++) {
             JsonNode answer = byId.get(i);
             assertNotNull(answer, "call " + i + " got no answer");
-            if (answer.has("result")) {
-                assertEquals("appended", text(answer), answer.toString());
-                ran.add(i);
-            } else {
-                assertEquals(CallQueue.BUSY, answer.path("error").path("code").asInt(), answer.toString());
-                assertTrue(answer.path("error").path("message").asText().startsWith("Server busy: 32 calls are queued"),
-                        answer.toString());
-                busy++;
-            }
+            // stdio refuses none: a full queue stops the reader and the pipe holds the rest
+            assertEquals("appended", text(answer), answer.toString());
+            ran.add(i);
         }
         List<Integer> logged = Files.readAllLines(workspace.resolve("log.txt")).stream().map(Integer::valueOf).toList();
-        assertEquals(ran, logged, "the calls that ran, in the order they ran");
-        assertTrue(ran.size() > CallQueue.LIMIT, "at least a queue's worth ran: " + ran.size());
-        assertTrue(busy > 0, "3,000 pipelined calls overflow a queue of " + CallQueue.LIMIT);
+        assertEquals(ran, logged, "every call ran, in the order it was sent");
         assertTrue(peak.get() - before < 50, "threads grew from " + before + " to " + peak.get());
         assertEquals(0, kernel.overlaps.get());
     }
