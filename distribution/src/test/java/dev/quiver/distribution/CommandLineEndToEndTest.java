@@ -123,6 +123,23 @@ class CommandLineEndToEndTest {
     }
 
     @Test
+    void nonAsciiFileNamesAreFoundUnderTheCLocale() throws Exception {
+        Path workspace = workspace();
+        Files.createDirectories(workspace.resolve("sub"));
+        Files.writeString(workspace.resolve("sub/naïve.txt"), "needle one\n");
+        Files.writeString(workspace.resolve("café.txt"), "needle two\n");
+        for (Map<String, String> locale : List.of(Map.of("LC_ALL", "C", "LANG", ""), Map.of("LANG", "", "LC_ALL", ""))) {
+            Run glob = QuiverProcess.run(workspace, locale, "", "call", "glob", "{\"pattern\":\"**/*.txt\"}");
+            assertEquals(0, glob.exitCode(), locale + ": " + glob.stderr());
+            assertTrue(glob.stdout().contains("sub/naïve.txt") && glob.stdout().contains("café.txt"),
+                    locale + ": " + glob.stdout());
+            Run grep = QuiverProcess.run(workspace, locale, "", "call", "grep", "{\"pattern\":\"needle\"}");
+            assertEquals(0, grep.exitCode(), locale + ": " + grep.stderr());
+            assertTrue(grep.stdout().contains("naïve.txt") && grep.stdout().contains("café.txt"), grep.stdout());
+        }
+    }
+
+    @Test
     void callReadFilePrintsNumberedLines() throws Exception {
         Run run = QuiverProcess.run(workspace(), "call", "read_file", "{\"path\":\"README.md\"}");
         assertEquals(0, run.exitCode(), run.stderr());
