@@ -249,10 +249,13 @@ public interface Workspace {
 
         /**
          * Does every step. A failure before the first rename leaves every file as it was and removes
-         * what was staged and the folders made for it; the error then ends with
-         * {@code No file was changed.}
+         * what was staged and the folders made for it. A file whose mode has no write bit for its owner
+         * is refused, naming the mode.
          *
-         * @throws IOException naming the file (relative to the root) and what was wrong
+         * @throws IOException whose message is the sentence to show, naming the file relative to the
+         *     root and what was wrong, never a temporary's path ({@code src/A.java: permission denied.
+         *     No file was changed.}); it ends {@code No file was changed.} when no file changed, and
+         *     {@code Every other file of the change was changed.} when a step failed after the journal
          */
         void commit() throws IOException;
     }

@@ -46,6 +46,13 @@ final class Jail {
             PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
             PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
 
+    /** A file modified this recently may have a writer at work: it is watched a while after it is replaced. */
+    private static final long LIVE_MILLIS = 2_000;
+    /** How long a live file must stay unwritten after the rename before an edit of it is done. */
+    private static final long QUIET_NANOS = 10_000_000;
+    /** The longest a replaced file is watched, for a writer that never stops (it holds the file open). */
+    private static final long MAX_WATCH_NANOS = 200_000_000;
+
     private final Path root;
 
     Jail(Path root) {
@@ -346,12 +353,13 @@ final class Jail {
         Path temporary = Path.of(staged.temporary());
         try (Spot spot = locate(staged.file(), false, false, Intent.WRITE)) {
             if (attributes(spot.folder, temporary) == null) {
-                throw new NoSuchFileException(shown(staged.file()), null, "its new content is gone (" + temporary + ")");
+                throw new Said(shown(staged.file()), "its new content is gone (" + temporary + ")");
             }
             SeekableByteChannel old = null;
             try {
                 BasicFileAttributes now = spot.attributes();
                 byte[] seen = null;
+                long seenSize = 0;
                 if (!expect.any()) {
                     if (expect.digest() == null ? now != null : now == null || !now.isRegularFile()) {
                         throw new ChangedException(shown(staged.file()));
@@ -359,23 +367,105 @@ final class Jail {
                     if (now != null) {
                         old = spot.folder.newByteChannel(spot.name, Set.of(StandardOpenOption.READ, NOFOLLOW));
                         seen = digest(old);
+                        seenSize = old.position();
                         if (!java.util.Arrays.equals(seen, expect.digest())) {
                             throw new ChangedException(shown(staged.file()));
                         }
                     }
                 }
+                boolean live = now != null && System.currentTimeMillis() - now.lastModifiedTime().toMillis() < LIVE_MILLIS;
                 spot.folder.move(temporary, spot.folder, spot.name);
-                if (old != null && !java.util.Arrays.equals(digest(old), seen)) {
-                    // written to between the comparison and the rename: the other program's bytes are in the
-                    // old file only, which no name reaches any more; they go back under its name
-                    putBack(spot, old);
-                    throw new ChangedException(shown(staged.file()));
+                if (old != null) {
+                    keepTheirWrites(spot, old, seen, seenSize, live);
                 }
             } catch (IOException e) {
                 throw named(staged.file(), e);
             } finally {
                 if (old != null) {
                     old.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Looks at the replaced file, still held open, after the rename: a program that opened it just
+     * before the rename writes there, where no name reaches it any more. Bytes only appended to it (a log
+     * line, the common case) are appended to the new file too, so the edit stands and nothing is lost;
+     * any other change puts the other program's content back and refuses. A file written to in the last
+     * seconds is watched until it has been quiet for {@link #QUIET_NANOS}, since its writer may still be
+     * between its open and its write; what a writer writes to it later than that is the window left.
+     */
+    private void keepTheirWrites(Spot spot, SeekableByteChannel old, byte[] seen, long seenSize, boolean live)
+            throws IOException {
+        forceFolder(spot.folderPath); // the rename made lasting
+        long kept = seenSize;
+        long start = System.nanoTime();
+        long quietSince = start;
+        while (true) {
+            long size = old.size();
+            if (size < kept || (size > kept && kept == seenSize && !sameHead(old, seen, seenSize))) {
+                putBack(spot, old);
+                throw new ChangedException(shown(spot.path()));
+            }
+            if (size > kept) {
+                appendRange(spot, old, kept, size);
+                kept = size;
+                quietSince = System.nanoTime();
+            }
+            long now = System.nanoTime();
+            if (!live || now - quietSince >= QUIET_NANOS || now - start >= MAX_WATCH_NANOS) {
+                break;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (kept == seenSize && !java.util.Arrays.equals(digest(old), seen)) {
+            // rewritten in place at the same size
+            putBack(spot, old);
+            throw new ChangedException(shown(spot.path()));
+        }
+    }
+
+    /** Whether the first {@code size} bytes of a file are those whose digest was {@code seen}. */
+    private static boolean sameHead(SeekableByteChannel old, byte[] seen, long size) throws IOException {
+        java.security.MessageDigest head = sha256();
+        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        old.position(0);
+        long left = size;
+        while (left > 0) {
+            buffer.clear().limit((int) Math.min(buffer.capacity(), left));
+            int read = old.read(buffer);
+            if (read < 0) {
+                return false;
+            }
+            head.update(buffer.array(), 0, read);
+            left -= read;
+        }
+        return java.util.Arrays.equals(head.digest(), seen);
+    }
+
+    /** Appends bytes {@code from} to {@code to} of the replaced file to the file now at its name. */
+    private static void appendRange(Spot spot, SeekableByteChannel old, long from, long to) throws IOException {
+        try (SeekableByteChannel out = spot.folder.newByteChannel(spot.name,
+                Set.of(StandardOpenOption.WRITE, StandardOpenOption.APPEND, NOFOLLOW))) {
+            ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+            old.position(from);
+            long left = to - from;
+            while (left > 0) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), left));
+                int read = old.read(buffer);
+                if (read < 0) {
+                    break;
+                }
+                left -= read;
+                buffer.flip();
+                while (buffer.hasRemaining()) {
+                    out.write(buffer);
                 }
             }
         }
@@ -432,6 +522,15 @@ final class Jail {
             throw e;
         } catch (IOException e) {
             throw named(file, e);
+        }
+    }
+
+    /** Flushes a folder's entries (a rename in it) to disk, where the system lets a folder be opened for that. */
+    static void forceFolder(Path folder) {
+        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | UnsupportedOperationException notOnThisSystem) {
+            // the rename is done; only its survival of a power cut is less certain here
         }
     }
 
@@ -524,12 +623,14 @@ final class Jail {
     }
 
     /**
-     * The same failure, naming the file as the model knows it (relative to the root) rather than the
-     * temporary or absolute path the system call saw; a missing permission says so in those words.
+     * The same failure as the final sentence the tools show: the file as the model knows it (relative to
+     * the root), never the temporary or absolute path the system call saw, and why, a missing permission
+     * in those words ({@code src/A.java: permission denied}). A failure that already names a path so is
+     * kept as it is.
      */
-    private IOException named(Path file, IOException e) {
-        if (e instanceof ChangedException || e instanceof ProtectedPathException) {
-            return e;
+    Said named(Path file, IOException e) {
+        if (e instanceof Said said) {
+            return said;
         }
         String reason;
         if (e instanceof java.nio.file.AccessDeniedException) {
@@ -539,17 +640,29 @@ final class Jail {
         } else {
             reason = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
         }
-        FileSystemException named = new FileSystemException(shown(file), null, reason);
+        Said named = new Said(shown(file), reason);
         named.initCause(e);
         return named;
     }
 
+    /**
+     * A failure already said as the tools show it: {@code <path relative to the root>: <why>}, never a
+     * temporary's or an absolute path. Every failure of a {@link Transaction} is one.
+     */
+    static class Said extends FileSystemException {
+        private static final long serialVersionUID = 1L;
+
+        Said(String path, String reason) {
+            super(path, null, reason);
+        }
+    }
+
     /** A file that is no longer what the change was made from. */
-    static final class ChangedException extends FileSystemException {
+    static final class ChangedException extends Said {
         private static final long serialVersionUID = 1L;
 
         ChangedException(String path) {
-            super(path, null, "changed while it was being edited; read it again");
+            super(path, "changed while it was being edited; read it again");
         }
 
         @Override
@@ -578,10 +691,10 @@ final class Jail {
         try (Spot source = locate(from, false, false, Intent.WRITE);
                 Spot target = locate(to, false, true, Intent.WRITE, registry)) {
             if (source.attributes() == null) {
-                throw new NoSuchFileException(shown(from));
+                throw new Said(shown(from), "no such file or folder");
             }
             if (target.attributes() != null) {
-                throw new FileAlreadyExistsException(shown(to));
+                throw new Said(shown(to), "it exists already; nothing was overwritten");
             }
             source.folder.move(source.name, target.folder, target.name);
         }
@@ -653,10 +766,10 @@ final class Jail {
         try (Spot source = locate(from, true, false, Intent.READ);
                 Spot target = locate(to, false, true, Intent.WRITE, registry)) {
             if (source.attributes() == null) {
-                throw new NoSuchFileException(shown(from));
+                throw new Said(shown(from), "no such file or folder");
             }
             if (target.attributes() != null) {
-                throw new FileAlreadyExistsException(shown(to));
+                throw new Said(shown(to), "it exists already; nothing was overwritten");
             }
             Path temporary = Path.of(Temporaries.name(target.name.toString()));
             registry.creating(target.folderPath.resolve(temporary.toString()));
@@ -675,7 +788,7 @@ final class Jail {
     void place(Staged staged) throws IOException {
         try (Spot spot = locate(staged.file(), false, false, Intent.WRITE)) {
             if (spot.attributes() != null) {
-                throw new FileAlreadyExistsException(shown(staged.file()));
+                throw new Said(shown(staged.file()), "it exists already; nothing was overwritten");
             }
             spot.folder.move(Path.of(staged.temporary()), spot.folder, spot.name);
         }
@@ -686,7 +799,7 @@ final class Jail {
             Path targetName, boolean top) throws IOException {
         BasicFileAttributes attributes = attributes(sourceFolder, sourceName);
         if (attributes == null) {
-            throw new NoSuchFileException(shown(sourcePath));
+            throw new Said(shown(sourcePath), "no such file or folder");
         }
         PosixFileAttributeView sourceView = posix(sourceFolder, sourceName);
         Set<PosixFilePermission> permissions = sourceView == null ? null : sourceView.readAttributes().permissions();
@@ -710,11 +823,11 @@ final class Jail {
             // judged now, not when the caller checked: the source itself was located through its
             // links, so a link here means it was swapped in since; and no copy gives a secret a new name
             if (top) {
-                throw new IOException(shown(sourcePath) + " changed while it was being copied (it is a link now)");
+                throw new Said(shown(sourcePath), "changed while it was being copied (it is a link now)");
             }
             Path leadsTo = sourcePath.getParent().resolve(linkTarget).normalize();
             if (leadsTo.startsWith(root) && Secrets.isSecret(leadsTo.getFileName())) {
-                throw new IOException(shown(sourcePath) + " is a link to " + linkTarget
+                throw new Said(shown(sourcePath), "a link to " + linkTarget
                         + ", which holds secrets by its name; it is not copied");
             }
             makeInRoot(rootFolder, targetFolder, targetName,
@@ -724,8 +837,7 @@ final class Jail {
             try (SecureDirectoryStream<Path> from = openChild(sourceFolder, sourceName);
                     SecureDirectoryStream<Path> to = openChild(targetFolder, targetName)) {
                 if (from == null || to == null) {
-                    throw new FileSystemException(shown(from == null ? sourcePath : targetPath), null,
-                            "changed while it was copied");
+                    throw new Said(shown(from == null ? sourcePath : targetPath), "changed while it was copied");
                 }
                 List<Path> names = new ArrayList<>();
                 for (Path entry : from) {
@@ -784,11 +896,11 @@ final class Jail {
     }
 
     /** A change refused because it lies in {@code .git} or {@code .quiver}. */
-    static final class ProtectedPathException extends FileSystemException {
+    static final class ProtectedPathException extends Said {
         private static final long serialVersionUID = 1L;
 
         ProtectedPathException(String path, String folder) {
-            super(path, null, "it is in the workspace's " + folder + " folder, which file tools never change ("
+            super(path, "it is in the workspace's " + folder + " folder, which file tools never change ("
                     + (folder.equals(".git") ? "git's own data, hooks and configuration; use the git tools"
                             : "Quiver's configuration of the workspace; the user edits it") + ")");
         }

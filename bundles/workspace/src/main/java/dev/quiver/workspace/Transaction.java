@@ -7,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +47,8 @@ import java.util.concurrent.ThreadLocalRandom;
 final class Transaction implements Workspace.Change {
 
     static final String FOLDER = "changes";
+    /** How a failed commit that touched no file of the tree ends its message. */
+    static final String NOTHING_CHANGED = "No file was changed.";
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("d MMM HH:mm", Locale.ENGLISH);
 
     private sealed interface Step permits Write, Delete, Move, Copy {
@@ -125,7 +126,13 @@ final class Transaction implements Workspace.Change {
         if (steps.isEmpty()) {
             return;
         }
-        Pending pending = journals == null ? null : Pending.begin(journals, tool);
+        Pending pending;
+        try {
+            pending = journals == null ? null : Pending.begin(journals, tool);
+        } catch (IOException e) {
+            throw new IOException("Quiver's state folder cannot hold the change's journal (" + journals + ": "
+                    + e.getMessage() + "). " + NOTHING_CHANGED, e);
+        }
         List<Path> made = new ArrayList<>();
         Jail.Registry registry = path -> {
             if (pending != null) {
@@ -148,19 +155,24 @@ final class Transaction implements Workspace.Change {
             if (pending != null) {
                 pending.end();
             }
+            if (e instanceof IOException io) {
+                throw new IOException(io.getMessage() + ". " + NOTHING_CHANGED, io);
+            }
             throw e;
         }
         List<String> failures = new ArrayList<>();
+        int applied = 0;
         for (Ready step : ready) {
             try {
-                apply(step, journaled ? Jail.Registry.NONE : registry);
+                apply(step, registry);
+                applied++;
             } catch (IOException e) {
-                if (!journaled) {
+                if (!journaled && applied == 0) {
                     rollBack(ready, made);
                     if (pending != null) {
                         pending.end();
                     }
-                    throw e;
+                    throw new IOException(e.getMessage() + ". " + NOTHING_CHANGED, e);
                 }
                 failures.add(e.getMessage());
                 if (step.staged() != null) {
@@ -172,12 +184,32 @@ final class Transaction implements Workspace.Change {
             pending.end();
         }
         if (!failures.isEmpty()) {
-            // the other steps are made and stay made: taking them back could drop what others wrote since
+            // past the journal the change is made, not taken back: that could drop what others wrote since
             throw new IOException(String.join("; ", failures) + ". Every other file of the change was changed.");
         }
     }
 
+    /** The file a step's failure names: the one it writes, deletes or makes, or a move's source. */
+    private static Path fileOf(Step step) {
+        if (step instanceof Write write) {
+            return write.file();
+        } else if (step instanceof Delete delete) {
+            return delete.file();
+        } else if (step instanceof Copy copy) {
+            return copy.to();
+        }
+        return ((Move) step).from();
+    }
+
     private Ready stage(Step step, Jail.Registry registry) throws IOException {
+        try {
+            return stageNamed(step, registry);
+        } catch (IOException e) {
+            throw jail.named(fileOf(step), e);
+        }
+    }
+
+    private Ready stageNamed(Step step, Jail.Registry registry) throws IOException {
         if (step instanceof Write write) {
             refuseReadOnly(write.file());
             Jail.Staged staged = jail.stage(write.file(), write.content(), permissions.get(write.file()), registry);
@@ -224,13 +256,21 @@ final class Transaction implements Workspace.Change {
             return;
         }
         if (!mode.contains(PosixFilePermission.OWNER_WRITE)) {
-            throw new AccessDeniedException(workspace.relativize(file), null, "it is read-only (mode "
+            throw new Jail.Said(workspace.relativize(file), "it is read-only (mode "
                     + java.nio.file.attribute.PosixFilePermissions.toString(mode) + "); it is not replaced. If it "
                     + "should change, make it writable first (chmod u+w), or ask the user");
         }
     }
 
     private void apply(Ready ready, Jail.Registry registry) throws IOException {
+        try {
+            applyNamed(ready, registry);
+        } catch (IOException e) {
+            throw jail.named(fileOf(ready.step()), e);
+        }
+    }
+
+    private void applyNamed(Ready ready, Jail.Registry registry) throws IOException {
         Step step = ready.step();
         if (step instanceof Write write) {
             jail.swap(ready.staged(), write.before());
@@ -379,7 +419,7 @@ final class Transaction implements Workspace.Change {
                 out.force(true);
             }
             Files.move(part, sibling(".journal"), StandardCopyOption.ATOMIC_MOVE);
-            forceFolder(file.getParent());
+            Jail.forceFolder(file.getParent());
         }
 
         private Path sibling(String suffix) {
@@ -403,14 +443,6 @@ final class Transaction implements Workspace.Change {
                     // closing releases the lock in any case
                 }
             }
-        }
-    }
-
-    private static void forceFolder(Path folder) {
-        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | UnsupportedOperationException notOnThisSystem) {
-            // the rename is done; only its survival of a power cut is less certain here
         }
     }
 
