@@ -37,6 +37,13 @@ final class StubSessions {
     /** A headless session on the workspace with the model {@code openai/test} served by {@code stub}. */
     static KernelSession open(Path root, Map<String, String> environment, Framework framework, OpenAiStub stub,
             boolean yolo) throws IOException {
+        return open(new WorkspaceFactoryComponent().open(root), environment, framework, stub, yolo);
+    }
+
+    /** As {@link #open(Path, Map, Framework, OpenAiStub, boolean)}, on a workspace already opened. */
+    static KernelSession open(dev.quiver.api.Workspace workspace, Map<String, String> environment, Framework framework,
+            OpenAiStub stub, boolean yolo) throws IOException {
+        Path root = workspace.root();
         ModelProvider provider = new ModelProvider() {
             @Override
             public ChatModel chatModel(ModelSettings settings) {
@@ -51,7 +58,7 @@ final class StubSessions {
         };
         SessionOptions options = new SessionOptions(root, Optional.empty(), yolo, false, false,
                 Optional.of("openai/test"), Optional.empty(), Optional.empty());
-        return new KernelSession(new WorkspaceFactoryComponent().open(root), options,
+        return new KernelSession(workspace, options,
                 Config.load(Optional.empty(), root, environment), framework.registry,
                 name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), List::of,
                 SessionStore.fromEnvironment(environment), tool -> false, () -> { });
