@@ -249,8 +249,8 @@ public interface Workspace {
 
         /**
          * Does every step. A failure before the first rename leaves every file as it was and removes
-         * what was staged and the folders made for it. A file whose mode has no write bit for its owner
-         * is refused, naming the mode.
+         * what was staged and the folders made for it. A file {@link #replace replaced} whose mode has no
+         * write bit for its owner is refused, naming the mode; {@link #write} replaces it whatever the mode.
          *
          * @throws IOException whose message is the sentence to show, naming the file relative to the
          *     root and what was wrong, never a temporary's path ({@code src/A.java: permission denied.

@@ -211,7 +211,10 @@ final class Transaction implements Workspace.Change {
 
     private Ready stageNamed(Step step, Jail.Registry registry) throws IOException {
         if (step instanceof Write write) {
-            refuseReadOnly(write.file());
+            if (!write.before().any()) {
+                // an edit; a whole write (undo restoring what a turn changed) puts back what was, whatever the mode
+                refuseReadOnly(write.file());
+            }
             Jail.Staged staged = jail.stage(write.file(), write.content(), permissions.get(write.file()), registry);
             // compared now as well, so that a file changed since it was read stops the change before any rename
             requireExpected(staged.file(), write.before(), staged);

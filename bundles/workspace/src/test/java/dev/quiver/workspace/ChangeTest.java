@@ -58,10 +58,15 @@ class ChangeTest {
         Path file = root.resolve("locked.txt");
         Files.writeString(file, "keep\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
-        IOException refused = assertThrows(IOException.class, () -> workspace.write(file, "x".getBytes()));
+        IOException refused = assertThrows(IOException.class, () -> workspace.change("edit_file")
+                .replace(file, "keep\n".getBytes(), "x".getBytes()).commit());
         assertTrue(refused.getMessage().startsWith("locked.txt: it is read-only (mode r--r--r--)"), refused.getMessage());
         assertTrue(refused.getMessage().contains("chmod u+w"), refused.getMessage());
         assertEquals("keep\n", Files.readString(file));
+        // a whole write, as undo restores a file, puts its content back whatever the mode, and keeps the mode
+        workspace.write(file, "restored\n".getBytes());
+        assertEquals("restored\n", Files.readString(file));
+        assertEquals("r--r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     }
 
     @Test
