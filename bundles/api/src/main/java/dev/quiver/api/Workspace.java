@@ -176,12 +176,89 @@ public interface Workspace {
     /**
      * Replaces a file's content atomically (a temporary file in the same directory, then a rename), so
      * a failed write leaves the file byte for byte as it was; keeps the permissions of the file it
-     * replaces and creates missing parent directories. A link inside the workspace is written through
-     * to its target.
+     * replaces and creates missing parent directories, and removes them again when the write fails. A
+     * link inside the workspace is written through to its target. A one-step {@link #change}; an edit
+     * that must not drop another program's bytes uses {@link Change#replace} instead.
      *
      * @throws IOException also when the file is {@link #isProtected protected}
      */
     void write(Path file, byte[] content) throws IOException;
+
+    /**
+     * Begins a change of one or more files that lands whole or not at all, also when the process is
+     * killed half way. Each new content is staged as a temporary file next to its target and flushed to
+     * disk; a change of more than one step then records every step in a journal in Quiver's state
+     * folder for the workspace (never in the working tree) before it renames anything, and removes the
+     * journal when done. The next open of the workspace with that state folder
+     * ({@link WorkspaceFactory#open(Path, Path)}) finishes a change whose journal was complete and
+     * rolls back one whose journal was not, and says which in {@link #recovered()}.
+     *
+     * <p>Before each file is replaced or deleted its content is compared with what the change was
+     * made from ({@link Change#replace}, {@link Change#delete}); a file another program changed
+     * meanwhile is refused ({@code <path> changed while it was being edited; read it again}), and
+     * the other program's bytes are kept.
+     *
+     * @param tool what makes the change, as recovery names it ({@code apply_patch})
+     * @throws UnsupportedOperationException from a workspace that makes no changes (a test's stand-in)
+     * @since 1.5
+     */
+    default Change change(String tool) {
+        throw new UnsupportedOperationException("this workspace makes no changes");
+    }
+
+    /**
+     * What opening this workspace found of changes a killed process left half done, one sentence each
+     * ({@code an interrupted apply_patch (3 Dec 21:40) was finished: 40 files}); empty when there were
+     * none, and always for a workspace opened without a state folder.
+     *
+     * @since 1.5
+     */
+    default List<String> recovered() {
+        return List.of();
+    }
+
+    /**
+     * The steps of one {@link #change}, done in the order given when {@link #commit} is called. Nothing
+     * touches the working tree before {@code commit}.
+     *
+     * @since 1.5
+     */
+    interface Change {
+
+        /** Writes a file whole, whatever it holds now (or creates it, with its missing folders). */
+        Change write(Path file, byte[] content);
+
+        /**
+         * Replaces a file's content only if it still holds {@code before}, the bytes the new content
+         * was made from; {@code before} null means the file must not exist. The file keeps its
+         * permissions; a new one gets {@code rw-r--r--}.
+         */
+        Change replace(Path file, byte[] before, byte[] after);
+
+        /** Sets the permissions a file this change creates gets, instead of {@code rw-r--r--}. */
+        Change permissions(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions);
+
+        /** Deletes a file only if it still holds {@code before}. */
+        Change delete(Path file, byte[] before);
+
+        /** As {@link Workspace#move}. */
+        Change move(Path from, Path to);
+
+        /** As {@link Workspace#copy}: a folder is copied under a temporary name and renamed into place. */
+        Change copy(Path from, Path to);
+
+        /**
+         * Does every step. A failure before the first rename leaves every file as it was and removes
+         * what was staged and the folders made for it. A file {@link #replace replaced} whose mode has no
+         * write bit for its owner is refused, naming the mode; {@link #write} replaces it whatever the mode.
+         *
+         * @throws IOException whose message is the sentence to show, naming the file relative to the
+         *     root and what was wrong, never a temporary's path ({@code src/A.java: permission denied.
+         *     No file was changed.}); it ends {@code No file was changed.} when no file changed, and
+         *     {@code Every other file of the change was changed.} when a step failed after the journal
+         */
+        void commit() throws IOException;
+    }
 
     /**
      * Opens a regular file for reading, following links only while they stay inside the workspace and

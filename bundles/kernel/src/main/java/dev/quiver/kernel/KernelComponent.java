@@ -160,12 +160,7 @@ public class KernelComponent implements Kernel {
 
     @Override
     public Session open(SessionOptions options) {
-        Workspace workspace;
-        try {
-            workspace = workspaces.open(options.workspace());
-        } catch (IOException e) {
-            throw new HostException("Cannot open workspace " + options.workspace() + ": " + e.getMessage(), e);
-        }
+        Workspace workspace = openWithRecovery(options.workspace());
         Config config = Config.load(files(workspace.root(), options.config(), options.trustWorkspace()));
         KernelSession[] self = new KernelSession[1];
         KernelSession session = new KernelSession(workspace, options, config, registry,
@@ -237,7 +232,28 @@ public class KernelComponent implements Kernel {
 
     @Override
     public UndoReport undo(java.nio.file.Path workspace, int turns, boolean force) {
-        return checkpointsOf(workspace).undoNewest(turns, force, "quiver-undo");
+        Workspace opened = openWithRecovery(workspace);
+        UndoReport report = checkpointsOf(opened).undoNewest(turns, force, "quiver-undo");
+        if (opened.recovered().isEmpty()) {
+            return report;
+        }
+        // what was finished or rolled back before undo looked is said first
+        List<String> notes = new java.util.ArrayList<>(opened.recovered());
+        notes.addAll(report.notes());
+        return new UndoReport(report.turns(), report.changes(), notes, report.applied(), report.rewound());
+    }
+
+    /**
+     * Opens a workspace with its state folder, which finishes or rolls back a change of several files
+     * a killed process left half done (said by {@link Workspace#recovered()}) before anything else runs.
+     */
+    private Workspace openWithRecovery(java.nio.file.Path root) {
+        try {
+            java.nio.file.Path real = realRoot(root);
+            return workspaces.open(real, SessionStore.fromEnvironment(System.getenv()).stateFolder(real));
+        } catch (IOException e) {
+            throw new HostException("Cannot open workspace " + root + ": " + e.getMessage(), e);
+        }
     }
 
     /** A workspace's checkpoints, without a session: no configuration is read, nothing is started. */
@@ -248,6 +264,10 @@ public class KernelComponent implements Kernel {
         } catch (IOException e) {
             throw new HostException("Cannot open workspace " + root + ": " + e.getMessage(), e);
         }
+        return checkpointsOf(workspace);
+    }
+
+    private static Checkpoints checkpointsOf(Workspace workspace) {
         java.nio.file.Path state = SessionStore.fromEnvironment(System.getenv()).stateFolder(workspace.root());
         return new Checkpoints(workspace, state, Runnable::run);
     }

@@ -138,6 +138,8 @@ final class KernelSession implements Session {
         this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept(),
                 options.inspectOnly());
         found.addAll(0, config.warnings());
+        // a change a killed process left half done was finished or rolled back as the workspace opened
+        found.addAll(workspace.recovered());
         untrustedNotice(config, workspace.root()).ifPresent(found::add);
         this.warnings = List.copyOf(found);
     }

@@ -37,6 +37,13 @@ final class StubSessions {
     /** A headless session on the workspace with the model {@code openai/test} served by {@code stub}. */
     static KernelSession open(Path root, Map<String, String> environment, Framework framework, OpenAiStub stub,
             boolean yolo) throws IOException {
+        return open(new WorkspaceFactoryComponent().open(root), environment, framework, stub, yolo);
+    }
+
+    /** As {@link #open(Path, Map, Framework, OpenAiStub, boolean)}, on a workspace already opened. */
+    static KernelSession open(dev.quiver.api.Workspace workspace, Map<String, String> environment, Framework framework,
+            OpenAiStub stub, boolean yolo) throws IOException {
+        Path root = workspace.root();
         ModelProvider provider = new ModelProvider() {
             @Override
             public ChatModel chatModel(ModelSettings settings) {
@@ -49,14 +56,20 @@ final class StubSessions {
                 return null;
             }
         };
-        return open(root, environment, framework, provider, new SessionOptions(root, Optional.empty(), yolo, false,
-                false, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
+        return open(workspace, environment, framework, provider, new SessionOptions(root, Optional.empty(), yolo,
+                false, false, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
     }
 
     /** A session on the workspace with {@code provider} as the {@code openai} provider. */
     static KernelSession open(Path root, Map<String, String> environment, Framework framework, ModelProvider provider,
             SessionOptions options) throws IOException {
-        return new KernelSession(new WorkspaceFactoryComponent().open(root), options,
+        return open(new WorkspaceFactoryComponent().open(root), environment, framework, provider, options);
+    }
+
+    private static KernelSession open(dev.quiver.api.Workspace workspace, Map<String, String> environment,
+            Framework framework, ModelProvider provider, SessionOptions options) throws IOException {
+        Path root = workspace.root();
+        return new KernelSession(workspace, options,
                 Config.load(Optional.empty(), root, environment), framework.registry,
                 name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), List::of,
                 SessionStore.fromEnvironment(environment), tool -> false, () -> { });

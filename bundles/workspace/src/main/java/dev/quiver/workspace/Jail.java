@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Where every file operation of the workspace touches the disk, so that what was checked is what is
@@ -47,6 +46,13 @@ final class Jail {
             PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
             PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
 
+    /** A file modified this recently may have a writer at work: it is watched a while after it is replaced. */
+    private static final long LIVE_MILLIS = 2_000;
+    /** How long a live file must stay unwritten after the rename before an edit of it is done. */
+    private static final long QUIET_NANOS = 10_000_000;
+    /** The longest a replaced file is watched, for a writer that never stops (it holds the file open). */
+    private static final long MAX_WATCH_NANOS = 200_000_000;
+
     private final Path root;
 
     Jail(Path root) {
@@ -55,6 +61,30 @@ final class Jail {
 
     /** What an operation does at the place it reaches: whether it changes anything there. */
     enum Intent { READ, WRITE }
+
+    /**
+     * Told of every temporary and folder a change is about to make in the working tree, before it is
+     * made, so that what a killed process left can be removed at the next start.
+     */
+    interface Registry {
+        Registry NONE = path -> { };
+
+        void creating(Path path) throws IOException;
+    }
+
+    /** What a replaced or deleted file must hold at the moment it goes: anything, nothing (absent), or bytes of a digest. */
+    record Expect(boolean any, byte[] digest) {
+        static final Expect ANY = new Expect(true, null);
+        static final Expect ABSENT = new Expect(false, null);
+
+        static Expect of(byte[] digest) {
+            return new Expect(false, digest);
+        }
+    }
+
+    /** A new content staged under a temporary name in the folder of the file it will become (a real path). */
+    record Staged(Path file, String temporary) {
+    }
 
     /**
      * Where a walk ended: the entry's folder, held open, and the entry's name in it. The folder's path
@@ -101,6 +131,12 @@ final class Jail {
      *     loop, or when a folder on the way is missing or not a folder
      */
     Spot locate(Path path, boolean followLast, boolean createFolders, Intent intent) throws IOException {
+        return locate(path, followLast, createFolders, intent, Registry.NONE);
+    }
+
+    /** As {@link #locate(Path, boolean, boolean, Intent)}, telling the registry of every folder made on the way. */
+    Spot locate(Path path, boolean followLast, boolean createFolders, Intent intent, Registry registry)
+            throws IOException {
         Path relative = inside(path, path);
         boolean throughLink = false;
         for (int hops = 0; hops <= MAX_LINK_HOPS; hops++) {
@@ -124,7 +160,8 @@ final class Jail {
                         if (attributes != null && attributes.isSymbolicLink()) {
                             next = follow(folderPath, name, relative.subpath(i + 1, names), path);
                         } else if (attributes == null && createFolders && made++ < names + MAX_LINK_HOPS) {
-                            makeFolder(rootFolder, folder, name, intent, relative);
+                            makeFolder(rootFolder, folder, folderPath.resolve(name.toString()), intent, relative,
+                                    registry);
                             i--; // open what was just made, as any other folder
                         } else if (attributes == null) {
                             throw new NoSuchFileException(shown(folderPath.resolve(name.toString())), null,
@@ -255,14 +292,16 @@ final class Jail {
     }
 
     /**
-     * Replaces a file's content atomically: a temporary file created in the file's held folder, then
-     * renamed over it there, so a failed write leaves the file as it was. A link inside the workspace
-     * is written through to its target, as editors do.
+     * Stages a file's new content: a temporary file created in the file's held folder, written and
+     * flushed to disk, with the permissions of the file it will replace. A link inside the workspace is
+     * written through to its target, as editors do: the staged file's {@link Staged#file} is where the
+     * walk really arrived. What fails removes the temporary and names the file, never the temporary.
      *
      * @param permissions the new file's permissions; null keeps those of the file replaced
      */
-    void write(Path file, byte[] content, Set<PosixFilePermission> permissions) throws IOException {
-        try (Spot spot = locate(file, true, true, Intent.WRITE)) {
+    Staged stage(Path file, byte[] content, Set<PosixFilePermission> permissions, Registry registry)
+            throws IOException {
+        try (Spot spot = locate(file, true, true, Intent.WRITE, registry)) {
             BasicFileAttributes attributes = spot.attributes();
             if (attributes != null && attributes.isDirectory()) {
                 throw new FileSystemException(shown(file), null, "is a folder, not a file");
@@ -272,7 +311,9 @@ final class Jail {
                 PosixFileAttributeView view = posix(spot.folder, spot.name);
                 kept = view == null ? null : view.readAttributes().permissions();
             }
-            Path temporary = Path.of("." + spot.name + "." + UUID.randomUUID() + ".quiver-tmp");
+            Path temporary = Path.of(Temporaries.name(spot.name.toString()));
+            registry.creating(spot.folderPath.resolve(temporary.toString()));
+            boolean staged = false;
             try {
                 try (SeekableByteChannel channel = spot.folder.newByteChannel(temporary, Set.of(
                         StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, NOFOLLOW))) {
@@ -288,11 +329,345 @@ final class Jail {
                 if (view != null) {
                     view.setPermissions(kept == null ? FILE_PERMISSIONS : kept);
                 }
-                // renameat within the held folder: replaces the entry itself, never what a link there points to
-                spot.folder.move(temporary, spot.folder, spot.name);
+                staged = true;
+                return new Staged(spot.path(), temporary.toString());
+            } catch (IOException e) {
+                throw named(file, e);
             } finally {
-                deleteQuietly(spot.folder, temporary);
+                if (!staged) {
+                    deleteQuietly(spot.folder, temporary);
+                }
             }
+        }
+    }
+
+    /**
+     * Renames a staged content over its file, if the file still holds what is expected. The file is held
+     * open from the comparison through the rename, so a write another program makes to it in between is
+     * seen afterwards: its content is then put back and the replacement refused. A write made to the
+     * old file after that last look is the window left (a program that keeps it open across the rename).
+     *
+     * @throws ChangedException when the file is not as expected; the staged content is left for the caller
+     */
+    void swap(Staged staged, Expect expect) throws IOException {
+        Path temporary = Path.of(staged.temporary());
+        try (Spot spot = locate(staged.file(), false, false, Intent.WRITE)) {
+            if (attributes(spot.folder, temporary) == null) {
+                throw new Said(shown(staged.file()), "its new content is gone (" + temporary + ")");
+            }
+            SeekableByteChannel old = null;
+            try {
+                BasicFileAttributes now = spot.attributes();
+                byte[] seen = null;
+                long seenSize = 0;
+                if (!expect.any()) {
+                    if (expect.digest() == null ? now != null : now == null || !now.isRegularFile()) {
+                        throw new ChangedException(shown(staged.file()));
+                    }
+                    if (now != null) {
+                        old = spot.folder.newByteChannel(spot.name, Set.of(StandardOpenOption.READ, NOFOLLOW));
+                        seen = digest(old);
+                        seenSize = old.position();
+                        if (!java.util.Arrays.equals(seen, expect.digest())) {
+                            throw new ChangedException(shown(staged.file()));
+                        }
+                    }
+                }
+                boolean live = now != null && System.currentTimeMillis() - now.lastModifiedTime().toMillis() < LIVE_MILLIS;
+                spot.folder.move(temporary, spot.folder, spot.name);
+                if (old != null) {
+                    keepTheirWrites(spot, old, seen, seenSize, live);
+                }
+            } catch (IOException e) {
+                throw named(staged.file(), e);
+            } finally {
+                if (old != null) {
+                    old.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Looks at the replaced file, still held open, after the rename: a program that opened it just
+     * before the rename writes there, where no name reaches it any more. Bytes only appended to it (a log
+     * line, the common case) are appended to the new file too, so the edit stands and nothing is lost;
+     * any other change puts the other program's content back and refuses. A file written to in the last
+     * seconds is watched until it has been quiet for {@link #QUIET_NANOS}, since its writer may still be
+     * between its open and its write; what a writer writes to it later than that is the window left.
+     */
+    private void keepTheirWrites(Spot spot, SeekableByteChannel old, byte[] seen, long seenSize, boolean live)
+            throws IOException {
+        forceFolder(spot.folderPath); // the rename made lasting
+        long kept = seenSize;
+        long start = System.nanoTime();
+        long quietSince = start;
+        while (true) {
+            long size = old.size();
+            if (size < kept || (size > kept && kept == seenSize && !sameHead(old, seen, seenSize))) {
+                putBack(spot, old);
+                throw new ChangedException(shown(spot.path()));
+            }
+            if (size > kept) {
+                appendRange(spot, old, kept, size);
+                kept = size;
+                quietSince = System.nanoTime();
+            }
+            long now = System.nanoTime();
+            if (!live || now - quietSince >= QUIET_NANOS || now - start >= MAX_WATCH_NANOS) {
+                break;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (kept == seenSize && !java.util.Arrays.equals(digest(old), seen)) {
+            // rewritten in place at the same size
+            putBack(spot, old);
+            throw new ChangedException(shown(spot.path()));
+        }
+    }
+
+    /** Whether the first {@code size} bytes of a file are those whose digest was {@code seen}. */
+    private static boolean sameHead(SeekableByteChannel old, byte[] seen, long size) throws IOException {
+        java.security.MessageDigest head = sha256();
+        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        old.position(0);
+        long left = size;
+        while (left > 0) {
+            buffer.clear().limit((int) Math.min(buffer.capacity(), left));
+            int read = old.read(buffer);
+            if (read < 0) {
+                return false;
+            }
+            head.update(buffer.array(), 0, read);
+            left -= read;
+        }
+        return java.util.Arrays.equals(head.digest(), seen);
+    }
+
+    /** Appends bytes {@code from} to {@code to} of the replaced file to the file now at its name. */
+    private static void appendRange(Spot spot, SeekableByteChannel old, long from, long to) throws IOException {
+        try (SeekableByteChannel out = spot.folder.newByteChannel(spot.name,
+                Set.of(StandardOpenOption.WRITE, StandardOpenOption.APPEND, NOFOLLOW))) {
+            ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+            old.position(from);
+            long left = to - from;
+            while (left > 0) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), left));
+                int read = old.read(buffer);
+                if (read < 0) {
+                    break;
+                }
+                left -= read;
+                buffer.flip();
+                while (buffer.hasRemaining()) {
+                    out.write(buffer);
+                }
+            }
+        }
+    }
+
+    private void putBack(Spot spot, SeekableByteChannel old) throws IOException {
+        old.position(0);
+        byte[] theirs = JailedWorkspace.readAll(old, Long.MAX_VALUE);
+        Set<PosixFilePermission> permissions = null;
+        PosixFileAttributeView view = posix(spot.folder, spot.name);
+        if (view != null) {
+            permissions = view.readAttributes().permissions();
+        }
+        Staged back = stage(spot.path(), theirs, permissions, Registry.NONE);
+        try {
+            swap(back, Expect.ANY);
+        } finally {
+            discard(back);
+        }
+    }
+
+    /**
+     * Deletes a file if it holds what is expected: it is first renamed to a temporary name, where no
+     * program that opens it by name can reach it, then compared, then deleted; a file found changed is
+     * renamed back and refused.
+     */
+    void remove(Path file, Expect expect, Registry registry) throws IOException {
+        try (Spot spot = locate(file, false, false, Intent.WRITE)) {
+            BasicFileAttributes attributes = spot.attributes();
+            if (attributes == null) {
+                throw new NoSuchFileException(shown(file));
+            }
+            if (attributes.isDirectory() || expect.any()) {
+                delete(file);
+                return;
+            }
+            Path temporary = Path.of(Temporaries.name(spot.name.toString()));
+            registry.creating(spot.folderPath.resolve(temporary.toString()));
+            spot.folder.move(spot.name, spot.folder, temporary);
+            boolean same;
+            try (SeekableByteChannel channel = spot.folder.newByteChannel(temporary,
+                    Set.of(StandardOpenOption.READ, NOFOLLOW))) {
+                same = java.util.Arrays.equals(digest(channel), expect.digest());
+            }
+            if (same) {
+                spot.folder.deleteFile(temporary);
+                return;
+            }
+            if (attributes(spot.folder, spot.name) == null) {
+                spot.folder.move(temporary, spot.folder, spot.name);
+            }
+            throw new ChangedException(shown(file));
+        } catch (ChangedException e) {
+            throw e;
+        } catch (IOException e) {
+            throw named(file, e);
+        }
+    }
+
+    /** Flushes a folder's entries (a rename in it) to disk, where the system lets a folder be opened for that. */
+    static void forceFolder(Path folder) {
+        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | UnsupportedOperationException notOnThisSystem) {
+            // the rename is done; only its survival of a power cut is less certain here
+        }
+    }
+
+    /** Removes a staged content (a file, or a folder a copy staged) that was not renamed into place. */
+    void discard(Staged staged) {
+        discard(staged.file().resolveSibling(staged.temporary()));
+    }
+
+    /** Removes a temporary file or folder, everything in it included. */
+    void discard(Path temporary) {
+        try (Spot spot = locate(temporary, false, false, Intent.WRITE)) {
+            deleteTree(spot.folder, spot.name);
+        } catch (IOException ignored) {
+            // its folder is gone or changed: nothing of it can be reached to remove
+        }
+    }
+
+    /** Whether an entry is there (a link itself counts, followed or not). */
+    boolean exists(Path path) throws IOException {
+        try (Spot spot = locate(path, false, false, Intent.READ)) {
+            return spot.attributes() != null;
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+    }
+
+    /** Deletes an entry of a held folder, a folder with everything in it, never following a link. */
+    static void deleteTree(SecureDirectoryStream<Path> folder, Path name) throws IOException {
+        BasicFileAttributes attributes = attributes(folder, name);
+        if (attributes == null) {
+            return;
+        }
+        if (attributes.isDirectory()) {
+            try (SecureDirectoryStream<Path> child = openChild(folder, name)) {
+                if (child != null) {
+                    List<Path> names = new ArrayList<>();
+                    child.forEach(entry -> names.add(entry.getFileName()));
+                    for (Path entry : names) {
+                        deleteTree(child, entry);
+                    }
+                }
+            }
+            folder.deleteDirectory(name);
+        } else {
+            folder.deleteFile(name);
+        }
+    }
+
+    /** The SHA-256 of a file's content, or null when there is no such file (a link is not followed). */
+    byte[] digest(Path file) throws IOException {
+        try (Spot spot = locate(file, false, false, Intent.READ)) {
+            BasicFileAttributes attributes = spot.attributes();
+            if (attributes == null) {
+                return null;
+            }
+            if (!attributes.isRegularFile()) {
+                return new byte[0]; // no content's digest: matches nothing expected
+            }
+            try (SeekableByteChannel channel = spot.folder.newByteChannel(spot.name,
+                    Set.of(StandardOpenOption.READ, NOFOLLOW))) {
+                return digest(channel);
+            }
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    static byte[] digest(SeekableByteChannel channel) throws IOException {
+        java.security.MessageDigest digest = sha256();
+        channel.position(0);
+        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        int read;
+        while ((read = channel.read(buffer)) >= 0) {
+            digest.update(buffer.array(), 0, read);
+            buffer.clear();
+        }
+        return digest.digest();
+    }
+
+    static byte[] digest(byte[] content) {
+        return sha256().digest(content);
+    }
+
+    private static java.security.MessageDigest sha256() {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java has SHA-256", e);
+        }
+    }
+
+    /**
+     * The same failure as the final sentence the tools show: the file as the model knows it (relative to
+     * the root), never the temporary or absolute path the system call saw, and why, a missing permission
+     * in those words ({@code src/A.java: permission denied}). A failure that already names a path so is
+     * kept as it is.
+     */
+    Said named(Path file, IOException e) {
+        if (e instanceof Said said) {
+            return said;
+        }
+        String reason;
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            reason = "permission denied";
+        } else if (e instanceof FileSystemException f && f.getReason() != null) {
+            reason = f.getReason();
+        } else {
+            reason = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        }
+        Said named = new Said(shown(file), reason);
+        named.initCause(e);
+        return named;
+    }
+
+    /**
+     * A failure already said as the tools show it: {@code <path relative to the root>: <why>}, never a
+     * temporary's or an absolute path. Every failure of a {@link Transaction} is one.
+     */
+    static class Said extends FileSystemException {
+        private static final long serialVersionUID = 1L;
+
+        Said(String path, String reason) {
+            super(path, null, reason);
+        }
+    }
+
+    /** A file that is no longer what the change was made from. */
+    static final class ChangedException extends Said {
+        private static final long serialVersionUID = 1L;
+
+        ChangedException(String path) {
+            super(path, "changed while it was being edited; read it again");
+        }
+
+        @Override
+        public String getMessage() {
+            return getFile() + " " + getReason();
         }
     }
 
@@ -302,7 +677,8 @@ final class Jail {
             BasicFileAttributes attributes = spot.attributes();
             if (attributes == null) {
                 try (SecureDirectoryStream<Path> rootFolder = openRoot()) {
-                    makeFolder(rootFolder, spot.folder, spot.name, Intent.WRITE, inside(directory, directory));
+                    makeFolder(rootFolder, spot.folder, spot.path(), Intent.WRITE, inside(directory, directory),
+                            Registry.NONE);
                 }
             } else if (!attributes.isDirectory()) {
                 throw new FileAlreadyExistsException(shown(directory), null, "it exists and is not a folder");
@@ -311,14 +687,14 @@ final class Jail {
     }
 
     /** Moves an entry (a link itself, not its target) to a name that does not exist yet, creating its folders. */
-    void move(Path from, Path to) throws IOException {
+    void move(Path from, Path to, Registry registry) throws IOException {
         try (Spot source = locate(from, false, false, Intent.WRITE);
-                Spot target = locate(to, false, true, Intent.WRITE)) {
+                Spot target = locate(to, false, true, Intent.WRITE, registry)) {
             if (source.attributes() == null) {
-                throw new NoSuchFileException(shown(from));
+                throw new Said(shown(from), "no such file or folder");
             }
             if (target.attributes() != null) {
-                throw new FileAlreadyExistsException(shown(to));
+                throw new Said(shown(to), "it exists already; nothing was overwritten");
             }
             source.folder.move(source.name, target.folder, target.name);
         }
@@ -381,42 +757,49 @@ final class Jail {
     }
 
     /**
-     * Copies a file, or a folder with everything in it, to a name that does not exist yet, keeping
-     * permissions. Links inside are copied as links; pipes, sockets and devices are left out. What a
-     * failed copy made is removed again.
+     * Stages a copy of a file, or a folder with everything in it, under a temporary name next to
+     * {@code to}, which must not exist yet, keeping permissions. Links inside are copied as links; pipes,
+     * sockets and devices are left out. What a failed copy made is removed again; {@link #place} then
+     * renames the copy into place in one step.
      */
-    void copy(Path from, Path to) throws IOException {
-        List<Path> made = new ArrayList<>();
+    Staged stageCopy(Path from, Path to, Registry registry) throws IOException {
         try (Spot source = locate(from, true, false, Intent.READ);
-                Spot target = locate(to, false, true, Intent.WRITE)) {
+                Spot target = locate(to, false, true, Intent.WRITE, registry)) {
             if (source.attributes() == null) {
-                throw new NoSuchFileException(shown(from));
+                throw new Said(shown(from), "no such file or folder");
             }
             if (target.attributes() != null) {
-                throw new FileAlreadyExistsException(shown(to));
+                throw new Said(shown(to), "it exists already; nothing was overwritten");
             }
+            Path temporary = Path.of(Temporaries.name(target.name.toString()));
+            registry.creating(target.folderPath.resolve(temporary.toString()));
             try (SecureDirectoryStream<Path> rootFolder = openRoot()) {
-                copyEntry(rootFolder, source.folder, source.path(), source.name, target.folder, target.path(),
-                        target.name, made, true);
+                copyEntry(rootFolder, source.folder, source.path(), source.name, target.folder,
+                        target.folderPath.resolve(temporary.toString()), temporary, true);
+            } catch (IOException | RuntimeException e) {
+                deleteTree(target.folder, temporary);
+                throw e;
             }
-        } catch (IOException | RuntimeException e) {
-            for (int i = made.size() - 1; i >= 0; i--) {
-                try {
-                    delete(made.get(i));
-                } catch (IOException ignored) {
-                    // best effort: the copy's error is what the caller needs
-                }
+            return new Staged(target.path(), temporary.toString());
+        }
+    }
+
+    /** Renames a staged copy to its name, which must still be free. */
+    void place(Staged staged) throws IOException {
+        try (Spot spot = locate(staged.file(), false, false, Intent.WRITE)) {
+            if (spot.attributes() != null) {
+                throw new Said(shown(staged.file()), "it exists already; nothing was overwritten");
             }
-            throw e;
+            spot.folder.move(Path.of(staged.temporary()), spot.folder, spot.name);
         }
     }
 
     private void copyEntry(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> sourceFolder,
             Path sourcePath, Path sourceName, SecureDirectoryStream<Path> targetFolder, Path targetPath,
-            Path targetName, List<Path> made, boolean top) throws IOException {
+            Path targetName, boolean top) throws IOException {
         BasicFileAttributes attributes = attributes(sourceFolder, sourceName);
         if (attributes == null) {
-            throw new NoSuchFileException(shown(sourcePath));
+            throw new Said(shown(sourcePath), "no such file or folder");
         }
         PosixFileAttributeView sourceView = posix(sourceFolder, sourceName);
         Set<PosixFilePermission> permissions = sourceView == null ? null : sourceView.readAttributes().permissions();
@@ -424,7 +807,6 @@ final class Jail {
             try (SeekableByteChannel in = sourceFolder.newByteChannel(sourceName, Set.of(StandardOpenOption.READ, NOFOLLOW));
                     SeekableByteChannel out = targetFolder.newByteChannel(targetName, Set.of(
                             StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, NOFOLLOW))) {
-                made.add(targetPath);
                 ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
                 while (in.read(buffer) >= 0) {
                     buffer.flip();
@@ -441,24 +823,21 @@ final class Jail {
             // judged now, not when the caller checked: the source itself was located through its
             // links, so a link here means it was swapped in since; and no copy gives a secret a new name
             if (top) {
-                throw new IOException(shown(sourcePath) + " changed while it was being copied (it is a link now)");
+                throw new Said(shown(sourcePath), "changed while it was being copied (it is a link now)");
             }
             Path leadsTo = sourcePath.getParent().resolve(linkTarget).normalize();
             if (leadsTo.startsWith(root) && Secrets.isSecret(leadsTo.getFileName())) {
-                throw new IOException(shown(sourcePath) + " is a link to " + linkTarget
+                throw new Said(shown(sourcePath), "a link to " + linkTarget
                         + ", which holds secrets by its name; it is not copied");
             }
             makeInRoot(rootFolder, targetFolder, targetName,
                     temporary -> Files.createSymbolicLink(temporary, linkTarget));
-            made.add(targetPath);
         } else if (attributes.isDirectory()) {
             makeInRoot(rootFolder, targetFolder, targetName, Files::createDirectory);
-            made.add(targetPath);
             try (SecureDirectoryStream<Path> from = openChild(sourceFolder, sourceName);
                     SecureDirectoryStream<Path> to = openChild(targetFolder, targetName)) {
                 if (from == null || to == null) {
-                    throw new FileSystemException(shown(from == null ? sourcePath : targetPath), null,
-                            "changed while it was copied");
+                    throw new Said(shown(from == null ? sourcePath : targetPath), "changed while it was copied");
                 }
                 List<Path> names = new ArrayList<>();
                 for (Path entry : from) {
@@ -467,7 +846,7 @@ final class Jail {
                 names.sort(null);
                 for (Path name : names) {
                     copyEntry(rootFolder, from, sourcePath.resolve(name.toString()), name, to,
-                            targetPath.resolve(name.toString()), name, made, false);
+                            targetPath.resolve(name.toString()), name, false);
                 }
             }
             setQuietly(targetFolder, targetName, permissions);
@@ -517,11 +896,11 @@ final class Jail {
     }
 
     /** A change refused because it lies in {@code .git} or {@code .quiver}. */
-    static final class ProtectedPathException extends FileSystemException {
+    static final class ProtectedPathException extends Said {
         private static final long serialVersionUID = 1L;
 
         ProtectedPathException(String path, String folder) {
-            super(path, null, "it is in the workspace's " + folder + " folder, which file tools never change ("
+            super(path, "it is in the workspace's " + folder + " folder, which file tools never change ("
                     + (folder.equals(".git") ? "git's own data, hooks and configuration; use the git tools"
                             : "Quiver's configuration of the workspace; the user edits it") + ")");
         }
@@ -570,13 +949,14 @@ final class Jail {
      * Creates a folder in a held folder. There is no mkdirat in Java, so it is made in the root, whose
      * path is real and fixed, and renamed into the held folder (renameat): never through a link.
      */
-    private void makeFolder(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> folder, Path name,
-            Intent intent, Path relative) throws IOException {
+    private void makeFolder(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> folder, Path path,
+            Intent intent, Path relative, Registry registry) throws IOException {
         if (intent == Intent.WRITE) {
             refuseProtected(rootFolder, relative);
         }
+        registry.creating(path);
         try {
-            makeInRoot(rootFolder, folder, name, temporary -> {
+            makeInRoot(rootFolder, folder, path.getFileName(), temporary -> {
                 Files.createDirectory(temporary);
                 setQuietly(rootFolder, temporary.getFileName(), FOLDER_PERMISSIONS);
             });
@@ -591,7 +971,8 @@ final class Jail {
 
     private void makeInRoot(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> folder, Path name,
             Maker maker) throws IOException {
-        Path temporary = Path.of(".quiver-new-" + UUID.randomUUID());
+        // made in the root under a temporary's name, which every walk skips
+        Path temporary = Path.of(Temporaries.name("quiver-new"));
         maker.make(root.resolve(temporary.toString()));
         try {
             if (attributes(folder, name) != null) {

@@ -38,15 +38,20 @@ final class JailedWorkspace implements Workspace {
     private final SecretIndex secrets;
     private final Jail jail;
     private final Optional<Path> gitDir;
+    /** Where the journals of changes go: the state folder's {@value Transaction#FOLDER}; null without one. */
+    private final Path journals;
+    private final List<String> recovered;
 
-    private JailedWorkspace(Path root) {
+    private JailedWorkspace(Path root, Path stateFolder) {
         this.root = root;
+        this.journals = stateFolder == null ? null : stateFolder.resolve(Transaction.FOLDER);
         this.jail = new Jail(root);
         this.ignoreRules = IgnoreRules.forRoot(root);
         this.gitDir = ignoreRules.gitDir().flatMap(JailedWorkspace::realPath);
         this.walker = new Walker(root, ignoreRules);
         this.reads = new ReadLedger(this);
         this.secrets = new SecretIndex(this);
+        this.recovered = journals == null ? List.of() : List.copyOf(Transaction.recover(this, jail, journals));
     }
 
     @Override
@@ -55,11 +60,31 @@ final class JailedWorkspace implements Workspace {
     }
 
     static JailedWorkspace open(Path root) throws IOException {
+        return open(root, null);
+    }
+
+    /**
+     * Opens a workspace; with a state folder, its changes keep journals there, and what a killed
+     * process left half done is finished or rolled back now.
+     *
+     * @param stateFolder Quiver's folder for this workspace, outside the working tree; null for none
+     */
+    static JailedWorkspace open(Path root, Path stateFolder) throws IOException {
         Path real = root.toAbsolutePath().toRealPath();
         if (!Files.isDirectory(real)) {
             throw new IOException("Workspace is not a directory: " + root);
         }
-        return new JailedWorkspace(real);
+        return new JailedWorkspace(real, stateFolder);
+    }
+
+    @Override
+    public List<String> recovered() {
+        return recovered;
+    }
+
+    @Override
+    public Change change(String tool) {
+        return new Transaction(this, jail, journals, tool);
     }
 
     @Override
@@ -342,7 +367,7 @@ final class JailedWorkspace implements Workspace {
 
     @Override
     public void write(Path file, byte[] content) throws IOException {
-        jail.write(file, content, null);
+        change("write").write(file, content).commit();
     }
 
     @Override
@@ -374,12 +399,12 @@ final class JailedWorkspace implements Workspace {
 
     @Override
     public void move(Path from, Path to) throws IOException {
-        jail.move(from, to);
+        change("move").move(from, to).commit();
     }
 
     @Override
     public void copy(Path from, Path to) throws IOException {
-        jail.copy(from, to);
+        change("copy").copy(from, to).commit();
     }
 
     @Override

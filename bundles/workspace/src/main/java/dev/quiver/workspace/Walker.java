@@ -122,7 +122,7 @@ final class Walker {
         String[] names = listing.names();
         for (int i = 0; i < names.length; i++) {
             String name = names[i];
-            if (name.equals(".git")) {
+            if (name.equals(".git") || Temporaries.isTemporary(name)) {
                 continue;
             }
             Path child = dir.resolve(name);
@@ -456,7 +456,7 @@ final class Walker {
             for (int i = 0; i < names.length; i++) {
                 String name = names[i];
                 byte kind = listing.kinds()[i];
-                if (kind == OTHER || name.equals(".git")) {
+                if (kind == OTHER || name.equals(".git") || Temporaries.isTemporary(name)) {
                     continue;
                 }
                 boolean directory;

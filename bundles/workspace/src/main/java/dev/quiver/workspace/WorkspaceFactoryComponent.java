@@ -12,6 +12,11 @@ public class WorkspaceFactoryComponent implements WorkspaceFactory {
 
     @Override
     public Workspace open(Path root) throws IOException {
-        return JailedWorkspace.open(root);
+        return JailedWorkspace.open(root, null);
+    }
+
+    @Override
+    public Workspace open(Path root, Path stateFolder) throws IOException {
+        return JailedWorkspace.open(root, stateFolder);
     }
 }

@@ -62,9 +62,11 @@ public class EditFileTool implements Tool {
         Text.Replacement edit = Text.replace(current.text(), oldString, newString, replaceAll, name);
         byte[] bytes = Text.encode(edit.text(), current.charset(), name);
         try {
-            workspace.write(file, bytes);
+            // compared with what the edit was made from right before the rename: another writer's bytes stay
+            workspace.change("edit_file").replace(file, Text.encode(current.text(), current.charset(), name), bytes)
+                    .commit();
         } catch (IOException e) {
-            throw new ToolException("Cannot write " + name + ": " + e.getMessage(), e);
+            throw new ToolException(e.getMessage(), e); // the workspace names the file and what went wrong
         }
         workspace.reads().wrote(file);
         return ToolResult.of("Edited " + name + ": replaced " + edit.count()

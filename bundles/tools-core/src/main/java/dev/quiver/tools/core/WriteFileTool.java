@@ -55,6 +55,8 @@ public class WriteFileTool implements Tool {
         int oldLines = 0;
         int oldBreaks = 0;
         Charset charset = StandardCharsets.UTF_8;
+        byte[] before = null;
+        boolean compared = true; // a file too large to read whole is replaced without comparing
         if (existed) {
             requireFresh(workspace, file, name);
             try {
@@ -62,6 +64,7 @@ public class WriteFileTool implements Tool {
                 oldLines = Text.lines(old.text()).size();
                 oldBreaks = lineBreaks(old.text());
                 charset = old.charset();
+                before = Text.encode(old.text(), charset, name);
                 // a rewrite keeps the file's line endings, as edits do: \n content into a CRLF file stays CRLF
                 if (Text.lineEnding(old.text()).equals("\r\n") && content.indexOf('\n') >= 0
                         && !content.contains("\r\n")) {
@@ -69,13 +72,22 @@ public class WriteFileTool implements Tool {
                 }
             } catch (ToolException hugeOrUnreadable) {
                 // a very large file is simply replaced; there are no lines to compare
+                compared = false;
+            }
+            if (compared) {
+                // checked again after the read: what is compared before the rename is then what the model read,
+                // so a line another program appended since is never replaced away
+                workspace.reads().requireFresh(file);
             }
         }
         byte[] bytes = Text.encode(content, charset, name);
         try {
-            workspace.write(file, bytes);
+            Workspace.Change change = workspace.change("write_file");
+            // compared right before the rename with what was read (or: still no such file), so that
+            // another program's write meanwhile is never dropped; a failed write removes the folders it made
+            (compared ? change.replace(file, before, bytes) : change.write(file, bytes)).commit();
         } catch (IOException e) {
-            throw new ToolException("Cannot write " + name + ": " + e.getMessage(), e);
+            throw new ToolException(e.getMessage(), e); // the workspace names the file and what went wrong
         }
         workspace.reads().wrote(file);
         int newLines = Text.lines(content).size();

@@ -1,6 +1,7 @@
 package dev.quiver.tools.core;
 
 import dev.quiver.workspace.ToolTestContext;
+import dev.quiver.workspace.Appender;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -251,4 +252,29 @@ class EditFileToolTest {
         assertTrue(Files.isSymbolicLink(root.resolve("link.txt")));
         assertEquals("value = 2\n", Files.readString(target));
     }
+
+    @Test
+    void aWriterAppendingEveryMillisecondNeverLosesALineToAnEdit() throws Exception {
+        Path file = root.resolve("log.txt");
+        Files.writeString(file, "header 0\n");
+        int landed = 0;
+        int refused = 0;
+        Appender appender = new Appender(file);
+        try (appender) {
+            // until 20 edits landed, each a rename the appender races, at most 500 tries
+            for (int n = 1; n <= 500 && landed < 20; n++) {
+                context.workspace().reads().read(file);
+                String header = Files.readString(file).lines().findFirst().orElseThrow();
+                try {
+                    edit("log.txt", header, "header " + n);
+                    landed++;
+                } catch (ToolException changedMeanwhile) {
+                    refused++;
+                }
+            }
+        }
+        assertEquals(List.of(), appender.lost(), landed + " edit_file calls landed, " + refused + " refused");
+        assertTrue(landed > 0, "no edit_file call landed");
+    }
+
 }

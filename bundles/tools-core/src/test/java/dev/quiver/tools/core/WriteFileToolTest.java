@@ -1,6 +1,7 @@
 package dev.quiver.tools.core;
 
 import dev.quiver.workspace.ToolTestContext;
+import dev.quiver.workspace.Appender;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -267,7 +268,7 @@ class WriteFileToolTest {
     void aFileNameTooLongForTheFileSystemIsReportedWithoutATrace() {
         String name = "n".repeat(300) + ".txt";
         ToolException error = assertThrows(ToolException.class, () -> write(name, "x"));
-        assertTrue(error.getMessage().startsWith("Cannot write " + name + ": "), error.getMessage());
+        assertEquals(name + ": File name too long. No file was changed.", error.getMessage());
         assertFalse(error.getMessage().contains("at java."), error.getMessage());
     }
 
@@ -285,5 +286,52 @@ class WriteFileToolTest {
         assertEquals("Path escapes workspace: out/planted.txt",
                 assertThrows(ToolException.class, () -> write("out/planted.txt", "x")).getMessage());
         assertFalse(Files.exists(outside.resolve("planted.txt")));
+    }
+
+    @Test
+    void aWriterAppendingEveryMillisecondNeverLosesALineToARewrite() throws Exception {
+        Path file = root.resolve("log.txt");
+        Files.writeString(file, "header 0\n");
+        int landed = 0;
+        int refused = 0;
+        Appender appender = new Appender(file);
+        try (appender) {
+            // until 20 edits landed, each a rename the appender races, at most 500 tries
+            for (int n = 1; n <= 500 && landed < 20; n++) {
+                context.workspace().reads().read(file);
+                String header = Files.readString(file).lines().findFirst().orElseThrow();
+                try {
+                    String text = Files.readString(file);
+                    write("log.txt", text.replace(header, "header " + n));
+                    landed++;
+                } catch (ToolException changedMeanwhile) {
+                    refused++;
+                }
+            }
+        }
+        assertEquals(List.of(), appender.lost(), landed + " write_file calls landed, " + refused + " refused");
+        assertTrue(landed > 0, "no write_file call landed");
+    }
+
+    @Test
+    void aReadOnlyFileIsRefusedNamingItsModeAndKept() throws Exception {
+        existing("locked.txt", "keep\n");
+        Files.setPosixFilePermissions(root.resolve("locked.txt"), PosixFilePermissions.fromString("r--r--r--"));
+        ToolException error = assertThrows(ToolException.class, () -> write("locked.txt", "replaced\n"));
+        assertEquals("locked.txt: it is read-only (mode r--r--r--); it is not replaced. If it should change, make it "
+                + "writable first (chmod u+w), or ask the user. No file was changed.", error.getMessage());
+        assertEquals("keep\n", Files.readString(root.resolve("locked.txt")));
+        assertEquals("r--r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("locked.txt"))));
+    }
+
+    @Test
+    void aFailedWriteRemovesTheFoldersItMadeAndNamesNoTemporary() throws Exception {
+        // the folders are made before the file's name turns out too long for the file system
+        String name = "new/deeper/" + "n".repeat(300) + ".txt";
+        ToolException error = assertThrows(ToolException.class, () -> write(name, "z"));
+        assertFalse(error.getMessage().contains(".quiver-tmp") || error.getMessage().contains(root.toString()),
+                error.getMessage());
+        assertTrue(error.getMessage().endsWith("No file was changed."), error.getMessage());
+        assertFalse(Files.exists(root.resolve("new")), "the folders the failed write made are still there");
     }
 }

@@ -61,15 +61,13 @@ public class CopyPathTool implements Tool {
             throw new ToolException(from + " is not a regular file or directory (a pipe, socket or device).");
         }
         Entries.refuseExposingSecrets(workspace, source, target, "copying");
-        List<Path> madeFolders = Entries.missingFolders(target);
         boolean file = Files.isRegularFile(source);
         try {
-            // the jail copies entry by entry relative to held folders; a failed copy removes what it made
-            workspace.copy(source, target);
+            // copied whole under a temporary name next to the target, then renamed into place: a failed or
+            // killed copy leaves neither half a folder nor the folders it made (the next start sweeps it)
+            workspace.change("copy_path").copy(source, target).commit();
         } catch (IOException e) {
-            Entries.deleteQuietly(workspace, madeFolders);
-            throw new ToolException("Cannot copy " + from + " to " + to + ": " + Entries.reason(workspace, e)
-                    + ". Nothing was copied.", e);
+            throw new ToolException("Cannot copy " + from + " to " + to + ". " + e.getMessage(), e);
         }
         if (file) {
             return ToolResult.of("Copied " + from + " to " + to + " (" + Entries.count(size(target), "byte", "bytes")

@@ -64,38 +64,6 @@ final class Entries {
         }
     }
 
-    /**
-     * The folders above a path that do not exist yet, deepest first: what creating its parent makes,
-     * and what a failed change removes again with {@link #deleteQuietly}.
-     */
-    static java.util.List<Path> missingFolders(Path path) {
-        java.util.List<Path> missing = new java.util.ArrayList<>();
-        for (Path folder = path.getParent(); folder != null && !exists(folder); folder = folder.getParent()) {
-            missing.add(folder);
-        }
-        return missing;
-    }
-
-    /** Removes what a failed change created, in the order given (deepest first); a folder only when empty. */
-    static void deleteQuietly(Workspace workspace, java.util.List<Path> created) {
-        for (Path path : created) {
-            try {
-                deleteIfExists(workspace, path);
-            } catch (IOException ignored) {
-                // best effort: what remains is named by nothing the model was told about
-            }
-        }
-    }
-
-    /** Deletes through the jail, as {@code Files.deleteIfExists} would without one. */
-    static void deleteIfExists(Workspace workspace, Path path) throws IOException {
-        try {
-            workspace.delete(path);
-        } catch (java.nio.file.NoSuchFileException gone) {
-            // nothing to remove
-        }
-    }
-
     /** All of a channel's bytes. */
     static byte[] readAll(java.nio.channels.SeekableByteChannel channel) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();

@@ -57,12 +57,11 @@ public class MoveFileTool implements Tool {
         }
         Entries.refuseExposingSecrets(workspace, source, target, "moving");
         boolean fresh = !directory && isFresh(workspace, source);
-        java.util.List<Path> madeFolders = Entries.missingFolders(target);
         try {
-            workspace.move(source, target);
+            // one rename, through the workspace's change: a failure removes the folders it made
+            workspace.change("move_file").move(source, target).commit();
         } catch (IOException e) {
-            Entries.deleteQuietly(workspace, madeFolders);
-            throw new ToolException("Cannot move " + from + " to " + to + ": " + Entries.reason(workspace, e), e);
+            throw new ToolException("Cannot move " + from + " to " + to + ". " + e.getMessage(), e);
         }
         if (fresh) {
             // the content the model read is the content now at the new path

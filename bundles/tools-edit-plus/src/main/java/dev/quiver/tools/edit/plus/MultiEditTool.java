@@ -97,10 +97,11 @@ public class MultiEditTool implements Tool {
         }
         byte[] bytes = Text.encode(text, current.charset(), name);
         try {
-            workspace.write(file, bytes);
+            // compared with what the edits were made from right before the rename: another writer's bytes stay
+            workspace.change("multi_edit").replace(file, Text.encode(current.text(), current.charset(), name), bytes)
+                    .commit();
         } catch (IOException e) {
-            throw new ToolException("Cannot write " + name + ": " + Entries.reason(workspace, e)
-                    + ". No edits were applied.", e);
+            throw new ToolException(e.getMessage(), e); // the workspace names the file and what went wrong
         }
         workspace.reads().wrote(file);
         return ToolResult.of("Edited " + name + ": " + Entries.count(edits.size(), "edit", "edits") + ", "

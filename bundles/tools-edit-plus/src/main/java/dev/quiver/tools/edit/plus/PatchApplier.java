@@ -21,8 +21,7 @@ import java.util.Set;
 /**
  * Applies a {@link Patch} atomically. Every operation is validated and applied in memory first, against
  * the files as the earlier operations of the same patch left them; only when all of them succeed is
- * anything written. A failure while writing restores every file already written or deleted, byte for
- * byte and with its permissions.
+ * anything written, as one {@link Workspace#change}: all files or none, also across a crash.
  */
 final class PatchApplier {
 
@@ -33,7 +32,7 @@ final class PatchApplier {
     /** A file as the patch has left it so far; null content means deleted. */
     private static final class State {
         final boolean existedOnDisk;
-        final byte[] original; // the bytes on disk before the patch, for rollback
+        final byte[] original; // the bytes on disk before the patch, which it must still hold when written
         final Set<PosixFilePermission> permissions;
         List<FileLine> lines;
         Charset charset;
@@ -398,84 +397,43 @@ final class PatchApplier {
     // ------------------------------------------------------------------------------------- commit
 
     /**
-     * One change on disk that has been made, and how to take it back.
-     *
-     * @param madeFolders the folders the write created for a new file, deepest first
+     * Writes the whole patch as one change of the workspace: every file is compared with what the patch
+     * was made from right before it is replaced, and a crash half way is finished or rolled back by the
+     * next start (see {@link Workspace#change}).
      */
-    private record Undo(Path file, State state, List<Path> madeFolders) {
-    }
-
-
     private void commit() throws ToolException {
-        // encode everything first: a character a file's charset cannot hold fails before any write
-        Map<Path, byte[]> writes = new LinkedHashMap<>();
-        List<Path> deletes = new ArrayList<>();
+        Workspace.Change change = workspace.change("apply_patch");
         for (Map.Entry<Path, State> entry : states.entrySet()) {
             State state = entry.getValue();
             if (!state.changed) {
                 continue;
             }
+            Path file = entry.getKey();
             if (state.exists()) {
-                String name = workspace.relativize(entry.getKey());
+                String name = workspace.relativize(file);
                 try {
-                    writes.put(entry.getKey(), Text.encode(join(state.lines), state.charset, name));
+                    change.replace(file, state.existedOnDisk ? state.original : null,
+                            Text.encode(join(state.lines), state.charset, name));
                 } catch (ToolException e) {
                     throw new ToolException("apply_patch failed: " + e.getMessage() + "\nNo file was changed.");
                 }
-            } else if (state.existedOnDisk) {
-                deletes.add(entry.getKey());
-            }
-        }
-        List<Undo> undo = new ArrayList<>();
-        Path current = null;
-        try {
-            for (Map.Entry<Path, byte[]> write : writes.entrySet()) {
-                current = write.getKey();
-                State state = states.get(current);
-                undo.add(new Undo(current, state, state.existedOnDisk ? List.of() : Entries.missingFolders(current)));
-                workspace.write(current, write.getValue());
                 if (!state.existedOnDisk && state.newPermissions != null) {
-                    workspace.setPermissions(current, state.newPermissions);
+                    change.permissions(file, state.newPermissions);
                 }
+            } else if (state.existedOnDisk) {
+                change.delete(file, state.original);
             }
-            for (Path file : deletes) {
-                current = file;
-                undo.add(new Undo(file, states.get(file), List.of()));
-                workspace.delete(file);
-            }
+        }
+        try {
+            change.commit();
         } catch (IOException e) {
-            String failure = "apply_patch failed while writing " + workspace.relativize(current) + ": "
-                    + Entries.reason(workspace, e);
-            List<String> notRestored = rollback(undo);
-            throw new ToolException(failure + (notRestored.isEmpty() ? "\nEvery file was restored as it was."
-                    : "\nThese could not be restored: " + String.join(", ", notRestored)), e);
+            // the workspace's sentence names the file and says whether any file changed
+            throw new ToolException("apply_patch failed: " + e.getMessage(), e);
         }
-        for (Path file : writes.keySet()) {
-            workspace.reads().wrote(file);
-        }
-    }
-
-    /** Puts back every file in {@code undo}, last change first; returns the ones that could not be. */
-    private List<String> rollback(List<Undo> undo) {
-        List<String> failed = new ArrayList<>();
-        for (int i = undo.size() - 1; i >= 0; i--) {
-            Undo step = undo.get(i);
-            try {
-                if (step.state().existedOnDisk) {
-                    workspace.write(step.file(), step.state().original);
-                    if (step.state().permissions != null) {
-                        workspace.setPermissions(step.file(), step.state().permissions);
-                    }
-                } else {
-                    Entries.deleteIfExists(workspace, step.file());
-                    for (Path folder : step.madeFolders()) {
-                        Entries.deleteIfExists(workspace, folder);
-                    }
-                }
-            } catch (IOException e) {
-                failed.add(workspace.relativize(step.file()) + " (" + Entries.reason(workspace, e) + ")");
+        for (Path file : states.keySet()) {
+            if (states.get(file).exists()) {
+                workspace.reads().wrote(file);
             }
         }
-        return failed;
     }
 }

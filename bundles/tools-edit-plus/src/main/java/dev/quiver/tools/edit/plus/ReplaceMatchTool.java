@@ -88,10 +88,10 @@ public class ReplaceMatchTool implements Tool {
         String result = text.substring(0, at) + replacement + text.substring(at + search.length());
         byte[] bytes = Text.encode(result, current.charset(), name);
         try {
-            workspace.write(file, bytes);
+            workspace.change("replace_match").replace(file, Text.encode(text, current.charset(), name), bytes)
+                    .commit();
         } catch (IOException e) {
-            throw new ToolException("Cannot write " + name + ": " + Entries.reason(workspace, e)
-                    + ". Nothing was changed.", e);
+            throw new ToolException(e.getMessage(), e); // the workspace names the file and what went wrong
         }
         workspace.reads().wrote(file);
         return ToolResult.of("Replaced " + Entries.count(search.codePointCount(0, search.length()), "character",

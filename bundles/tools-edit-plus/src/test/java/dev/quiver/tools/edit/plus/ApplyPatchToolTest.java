@@ -1,6 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
 import dev.quiver.workspace.ToolTestContext;
+import dev.quiver.workspace.Appender;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -503,19 +504,18 @@ class ApplyPatchToolTest {
     }
 
     @Test
-    void aWriteFailureMidwayRestoresTheFilesAlreadyWrittenAndDeleted() throws Exception {
+    void aWriteFailureWhileStagingChangesNoFile() throws Exception {
         Path a = file("a.txt", "a\n");
         Files.setPosixFilePermissions(a, PosixFilePermissions.fromString("rw-r-----"));
         Files.writeString(root.resolve("doomed.txt"), "kept\n");
-        // a name the file system takes, but whose temporary sibling (name plus a suffix) is too long: the write fails
-        String longName = "n".repeat(240) + ".txt";
+        // every new content is staged before any file changes; this name is too long for the file system
+        String longName = "n".repeat(300) + ".txt";
         Map<String, String> before = snapshot();
         ToolException error = assertThrows(ToolException.class, () -> apply(patch(
                 "*** Update File: a.txt", "-a", "+A",
                 "*** Delete File: doomed.txt",
                 "*** Add File: " + longName, "+x")));
-        assertTrue(error.getMessage().startsWith("apply_patch failed while writing " + longName + ": "), error.getMessage());
-        assertTrue(error.getMessage().endsWith("Every file was restored as it was."), error.getMessage());
+        assertEquals("apply_patch failed: " + longName + ": File name too long. No file was changed.", error.getMessage());
         assertEquals(before, snapshot());
         assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(a)));
     }
@@ -524,12 +524,12 @@ class ApplyPatchToolTest {
     void aWriteFailureRemovesTheFoldersTheFailedPatchCreated() throws Exception {
         file("a.txt", "a\n");
         Path nested = root.resolve("new/deeper");
-        String longName = "n".repeat(240) + ".txt"; // its temporary sibling's name is too long: the write fails
+        String longName = "n".repeat(300) + ".txt"; // too long for the file system: the write fails
         ToolException error = assertThrows(ToolException.class, () -> apply(patch(
                 "*** Update File: a.txt", "-a", "+A",
                 "*** Add File: new/deeper/first.txt", "+1",
                 "*** Add File: new/deeper/" + longName, "+x")));
-        assertTrue(error.getMessage().endsWith("Every file was restored as it was."), error.getMessage());
+        assertTrue(error.getMessage().endsWith("No file was changed."), error.getMessage());
         assertEquals("a\n", read("a.txt"));
         assertFalse(Files.exists(nested), "the folders made for the new files are gone again");
         assertFalse(Files.exists(root.resolve("new")));
@@ -583,4 +583,29 @@ class ApplyPatchToolTest {
         apply(patch.toString());
         assertEquals(200_000, Files.readAllLines(root.resolve("big.txt")).size());
     }
+
+    @Test
+    void aWriterAppendingEveryMillisecondNeverLosesALineToAPatch() throws Exception {
+        Path file = root.resolve("log.txt");
+        Files.writeString(file, "header 0\n");
+        int landed = 0;
+        int refused = 0;
+        Appender appender = new Appender(file);
+        try (appender) {
+            // until 20 edits landed, each a rename the appender races, at most 500 tries
+            for (int n = 1; n <= 500 && landed < 20; n++) {
+                context.read("log.txt");
+                String header = Files.readString(file).lines().findFirst().orElseThrow();
+                try {
+                    apply(patch("*** Update File: log.txt", "@@", "-" + header, "+header " + n));
+                    landed++;
+                } catch (ToolException changedMeanwhile) {
+                    refused++;
+                }
+            }
+        }
+        assertEquals(List.of(), appender.lost(), landed + " apply_patch calls landed, " + refused + " refused");
+        assertTrue(landed > 0, "no apply_patch call landed");
+    }
+
 }

@@ -1,6 +1,7 @@
 package dev.quiver.tools.edit.plus;
 
 import dev.quiver.workspace.ToolTestContext;
+import dev.quiver.workspace.Appender;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -147,4 +148,29 @@ class MultiEditToolTest {
         assertEquals(List.of(Subject.path("src/a.ts")),
                 tool.subjects(Arguments.of(Map.of("path", "src/a.ts", "edits", List.of()))));
     }
+
+    @Test
+    void aWriterAppendingEveryMillisecondNeverLosesALineToMultiEdits() throws Exception {
+        Path file = root.resolve("log.txt");
+        Files.writeString(file, "header 0\n");
+        int landed = 0;
+        int refused = 0;
+        Appender appender = new Appender(file);
+        try (appender) {
+            // until 20 edits landed, each a rename the appender races, at most 500 tries
+            for (int n = 1; n <= 500 && landed < 20; n++) {
+                context.read("log.txt");
+                String header = Files.readString(file).lines().findFirst().orElseThrow();
+                try {
+                    multiEdit("log.txt", List.of(edit(header, "header x"), edit("header x", "header " + n)));
+                    landed++;
+                } catch (ToolException changedMeanwhile) {
+                    refused++;
+                }
+            }
+        }
+        assertEquals(List.of(), appender.lost(), landed + " multi_edit calls landed, " + refused + " refused");
+        assertTrue(landed > 0, "no multi_edit call landed");
+    }
+
 }

@@ -1,0 +1,204 @@
+package dev.quiver.workspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Compare-before-replace, refusals that name the file, and failures that leave nothing behind. */
+class ChangeTest {
+
+    @TempDir
+    Path dir;
+    Path root;
+    Path state;
+    JailedWorkspace workspace;
+
+    @BeforeEach
+    void open() throws IOException {
+        root = Files.createDirectories(dir.resolve("ws"));
+        state = Files.createDirectories(dir.resolve("state"));
+        workspace = JailedWorkspace.open(root, state);
+    }
+
+    @Test
+    void aFileChangedSinceItWasReadIsNotReplaced() throws IOException {
+        Path file = Files.createDirectories(root.resolve("src")).resolve("A.java");
+        Files.writeString(file, "theirs\n");
+        IOException refused = assertThrows(IOException.class, () -> workspace.change("edit_file")
+                .replace(file, "what was read\n".getBytes(), "mine\n".getBytes()).commit());
+        assertEquals("src/A.java changed while it was being edited; read it again. No file was changed.",
+                refused.getMessage());
+        assertEquals("theirs\n", Files.readString(file));
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
+    void aFileThatAppearedMeanwhileIsNotOverwritten() throws IOException {
+        Path file = root.resolve("new.txt");
+        Files.writeString(file, "made by another program\n");
+        assertThrows(IOException.class, () -> workspace.change("write_file").replace(file, null, "x".getBytes()).commit());
+        assertEquals("made by another program\n", Files.readString(file));
+    }
+
+    @Test
+    void aReadOnlyFileIsRefusedNamingItsMode() throws IOException {
+        Path file = root.resolve("locked.txt");
+        Files.writeString(file, "keep\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+        IOException refused = assertThrows(IOException.class, () -> workspace.change("edit_file")
+                .replace(file, "keep\n".getBytes(), "x".getBytes()).commit());
+        assertTrue(refused.getMessage().startsWith("locked.txt: it is read-only (mode r--r--r--)"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("chmod u+w"), refused.getMessage());
+        assertEquals("keep\n", Files.readString(file));
+        // a whole write, as undo restores a file, puts its content back whatever the mode, and keeps the mode
+        workspace.write(file, "restored\n".getBytes());
+        assertEquals("restored\n", Files.readString(file));
+        assertEquals("r--r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    }
+
+    @Test
+    void aWriterAppendingEveryMillisecondNeverLosesALine() throws Exception {
+        Path file = root.resolve("log.txt");
+        Files.writeString(file, "header 0\n");
+        int landed = 0;
+        int refused = 0;
+        Appender appender = new Appender(file);
+        try (appender) {
+            // until 50 edits landed (each one a rename the appender may race), at most 1000 tries
+            for (int edit = 1; edit <= 1000 && landed < 50; edit++) {
+                byte[] before = Files.readAllBytes(file);
+                String text = new String(before, StandardCharsets.UTF_8);
+                byte[] after = text.replaceFirst("header \\d+", "header " + edit).getBytes(StandardCharsets.UTF_8);
+                try {
+                    workspace.change("edit_file").replace(file, before, after).commit();
+                    landed++;
+                } catch (IOException e) {
+                    assertEquals("log.txt changed while it was being edited; read it again. No file was changed.",
+                            e.getMessage());
+                    refused++;
+                }
+            }
+        }
+        assertEquals(List.of(), appender.lost(), landed + " edits landed, " + refused + " refused");
+        System.out.println("concurrent appends: " + appender.appended() + " lines, " + landed + " edits landed, "
+                + refused + " refused, none lost");
+        assertTrue(landed > 0, "no edit landed");
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
+    void aWriteFailingForSpaceChangesNothingAndRemovesTheFoldersItMade() throws Exception {
+        Files.writeString(root.resolve("small.txt"), "old\n");
+        // a file-size limit of 64 KB: the JVM ignores SIGXFSZ, so the write fails with EFBIG, as a full disk fails
+        String said = child("ulimit -f 128", "small.txt=4", "a/b/c/large.bin=1000000");
+        assertTrue(said.startsWith("failed: a/b/c/large.bin: "), said);
+        assertTrue(said.endsWith(". No file was changed."), said);
+        assertFalse(said.contains(root.toString()) || said.contains(Temporaries.SUFFIX), said);
+        assertEquals("old\n", Files.readString(root.resolve("small.txt")));
+        assertFalse(Files.exists(root.resolve("a")), "the folders the failed write made are still there");
+        assertEquals(List.of(), temporaries());
+        assertEquals(List.of(), JailedWorkspace.open(root, state).recovered());
+    }
+
+    @Test
+    void aFolderWithoutWritePermissionIsNamedRelativeToTheRootNeverByATemporary() throws Exception {
+        Path locked = Files.createDirectories(root.resolve("ro"));
+        Files.writeString(locked.resolve("b.txt"), "old\n");
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            assertEquals("failed: ro/b.txt: permission denied. No file was changed.", child(null, "ro/b.txt=3"));
+            assertEquals("old\n", Files.readString(locked.resolve("b.txt")));
+            // a new folder is made under a temporary name in the root first: that name is never shown either
+            Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("r-xr-xr-x"));
+            assertEquals("failed: new/deep/x.txt: permission denied. No file was changed.",
+                    child(null, "new/deep/x.txt=3"));
+            assertFalse(Files.exists(root.resolve("new")));
+        } finally {
+            Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        assertEquals(List.of(), temporaries());
+    }
+
+    /**
+     * Runs {@link WriteChild} with the files given, under a shell limit when one is given, and returns
+     * what it said. A root test process drops the capability that lets root ignore permissions, so that a
+     * folder's mode counts for the child as it does for everybody else.
+     */
+    private String child(String limit, String... writes) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new java.util.ArrayList<>(List.of("bash", "-c",
+                (limit == null ? "" : limit + " && ") + "exec \"$@\"", "child"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            command.addAll(List.of("setpriv", "--bounding-set=-dac_override,-dac_read_search",
+                    "--inh-caps=-dac_override,-dac_read_search"));
+        }
+        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), WriteChild.class.getName(),
+                root.toString(), state.toString()));
+        command.addAll(List.of(writes));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String said = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not end");
+        return said;
+    }
+
+    @Test
+    void aKilledProcesssTemporariesAreSweptAndNeverWalked() throws IOException {
+        Path file = root.resolve("kept.txt");
+        Files.writeString(file, "kept\n");
+        // what a process killed while staging leaves: a temporary next to the file, registered as pending
+        Path stale = root.resolve(Temporaries.name("kept.txt"));
+        Files.writeString(stale, "a stale copy\n");
+        Files.createDirectories(state.resolve(Transaction.FOLDER));
+        Files.writeString(state.resolve(Transaction.FOLDER).resolve("1-dead.pending"),
+                "apply_patch\t1700000000000\n" + stale + "\n");
+        assertEquals(List.of("kept.txt"), workspace.files(root, true), "a walk showed the temporary");
+
+        List<String> said = JailedWorkspace.open(root, state).recovered();
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).matches("An interrupted apply_patch \\(.+\\) was rolled back: no file changed\\."), said.get(0));
+        assertFalse(Files.exists(stale));
+        assertEquals("kept\n", Files.readString(file));
+    }
+
+    @Test
+    void aFolderCopyAKilledProcessLeftIsRemovedWholeWithTheFoldersItMade() throws IOException {
+        // what a process killed while copying a folder to new/place/copy leaves: the folders it made on the way
+        // and the half-made copy under a temporary name, all registered before they were made
+        Path made = Files.createDirectories(root.resolve("new/place"));
+        Path copy = made.resolve(Temporaries.name("copy"));
+        Files.createDirectories(copy.resolve("inner"));
+        Files.writeString(copy.resolve("inner/half.txt"), "half a copy\n");
+        Files.createDirectories(state.resolve(Transaction.FOLDER));
+        Files.writeString(state.resolve(Transaction.FOLDER).resolve("2-dead.pending"), "copy_path\t1700000000000\n"
+                + root.resolve("new") + "\n" + made + "\n" + copy + "\n");
+        assertEquals(List.of(), workspace.files(root, true), "a walk showed the half-made copy");
+
+        List<String> said = JailedWorkspace.open(root, state).recovered();
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).matches("An interrupted copy_path \\(.+\\) was rolled back: no file changed\\."), said.get(0));
+        assertFalse(Files.exists(root.resolve("new")), "the copy or the folders made for it are still there");
+        try (Stream<Path> left = Files.list(state.resolve(Transaction.FOLDER))) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
+
+    private List<Path> temporaries() throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
+            return all.filter(path -> Temporaries.isTemporary(path.getFileName().toString())).toList();
+        }
+    }
+}
