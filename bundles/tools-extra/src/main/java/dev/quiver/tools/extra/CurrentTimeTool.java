@@ -16,7 +16,7 @@ import org.osgi.service.component.annotations.Component;
 @Component(property = {Tool.NAME + "=current_time", Tool.SET + "=extra", Tool.ACCESS + "=read"})
 public class CurrentTimeTool implements Tool {
 
-    private static final DateTimeFormatter SHOWN = DateTimeFormatter.ofPattern("EEEE yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+    private static final DateTimeFormatter SHOWN = DateTimeFormatter.ofPattern("EEEE yyyy-MM-dd HH:mm:ss", Locale.ENGLISH);
 
     private static final ToolSpec SPEC = new ToolSpec("current_time",
             "The current date and time, local and UTC, with the time zone. Use it rather than guessing today's date.",
@@ -43,7 +43,7 @@ public class CurrentTimeTool implements Tool {
         ZonedDateTime local = ZonedDateTime.now(clock);
         ZonedDateTime utc = local.withZoneSameInstant(java.time.ZoneOffset.UTC);
         return ToolResult.of("Local: " + local.format(SHOWN) + " " + local.getOffset() + " ("
-                + local.getZone().getId() + ", " + local.getZone().getDisplayName(TextStyle.FULL, Locale.ROOT) + ")\n"
+                + local.getZone().getId() + ", " + local.getZone().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + ")\n"
                 + "UTC: " + utc.format(SHOWN) + "\n"
                 + "ISO 8601: " + local.toOffsetDateTime() + "\n"
                 + "Unix time: " + local.toEpochSecond());

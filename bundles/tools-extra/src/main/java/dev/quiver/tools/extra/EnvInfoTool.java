@@ -73,12 +73,11 @@ public class EnvInfoTool implements Tool {
     private static final Pattern PATH_VERSION = Pattern.compile("(\\d+\\.\\d+(?:\\.\\d+)*)");
 
     private static final ToolSpec SPEC = new ToolSpec("env_info",
-            "OS, shell, and which runtimes and package managers (java, node, python, go, mvn, npm, ...) are "
-                    + "installed with versions, read from files without running anything. Use before choosing "
-                    + "commands.",
+            "OS, shell, installed runtimes and package managers with versions (read from files, nothing run). "
+                    + "Use before choosing commands.",
             """
             {"type":"object","properties":{\
-            "refresh":{"type":"boolean","description":"Look again after installing"}}}""");
+            "refresh":{"type":"boolean"}}}""");
 
     private final Map<Workspace, String> cache = new WeakHashMap<>();
 
