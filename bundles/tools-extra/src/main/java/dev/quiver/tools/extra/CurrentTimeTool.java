@@ -40,7 +40,7 @@ public class CurrentTimeTool implements Tool {
 
     @Override
     public ToolResult call(Arguments arguments, ToolContext context) {
-        ZonedDateTime local = ZonedDateTime.now(clock);
+        ZonedDateTime local = ZonedDateTime.now(clock).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         ZonedDateTime utc = local.withZoneSameInstant(java.time.ZoneOffset.UTC);
         return ToolResult.of("Local: " + local.format(SHOWN) + " " + local.getOffset() + " ("
                 + local.getZone().getId() + ", " + local.getZone().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + ")\n"

@@ -172,7 +172,9 @@ public class EnvInfoTool implements Tool {
             return ", version unknown";
         }
         Path home = real.getParent() == null ? null : real.getParent().getParent();
-        Optional<String> fromFile = home == null ? Optional.empty() : switch (label) {
+        Optional<String> fromFile = home == null ? Optional.empty()
+                // pyenv's shims hand over to the version its root's version file names
+                : real.getParent().endsWith("shims") ? firstLine(home.resolve("version")) : switch (label) {
             case "java" -> quoted(home.resolve("release"), "JAVA_VERSION");
             case "go" -> firstLine(home.resolve("VERSION")).map(v -> v.startsWith("go") ? v.substring(2) : v);
             case "node" -> nodeHeader(home.resolve("include/node/node_version.h"));
@@ -234,7 +236,8 @@ public class EnvInfoTool implements Tool {
         try (var files = Files.list(lib)) {
             return files.map(file -> file.getFileName().toString())
                     .filter(name -> name.startsWith(prefix) && name.endsWith(".jar"))
-                    .map(name -> name.substring(prefix.length(), name.length() - 4)).findFirst();
+                    .map(name -> name.substring(prefix.length(), name.length() - 4))
+                    .filter(version -> version.matches("\\d+(\\.\\d+)+.*")).findFirst();
         } catch (IOException e) {
             return Optional.empty();
         }

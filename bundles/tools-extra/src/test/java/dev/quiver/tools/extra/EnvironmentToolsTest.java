@@ -66,8 +66,16 @@ class EnvironmentToolsTest {
         program(root.resolve("opt/apache-maven-3.9.6/bin/mvn"));
         Files.createSymbolicLink(bin.resolve("mvn"), root.resolve("opt/apache-maven-3.9.6/bin/mvn"));
         program(bin.resolve("cargo"));
+        Path pyenv = root.resolve("pyenv");
+        program(pyenv.resolve("shims/python3"));
+        Files.writeString(pyenv.resolve("version"), "3.12.4\n");
+        Path debianMaven = root.resolve("usr-share-maven");
+        program(debianMaven.resolve("bin/gradle"));
+        Files.createDirectories(debianMaven.resolve("lib"));
+        Files.writeString(debianMaven.resolve("lib/gradle-launcher-x.jar"), "not a version");
         String path = String.join(":", bin.toString(), jdk.resolve("bin").toString(), go.resolve("bin").toString(),
-                node.resolve("bin").toString(), "relative/ignored");
+                node.resolve("bin").toString(), pyenv.resolve("shims").toString(), debianMaven.resolve("bin").toString(),
+                "relative/ignored");
         String text = EnvInfoTool.describe(Map.of("PATH", path, "SHELL", "/bin/bash"), system);
         assertTrue(text.startsWith("OS: Debian GNU/Linux 12 (bookworm); Linux "), text);
         assertTrue(text.contains("\n  java: " + jdk.resolve("bin/java") + ", 21.0.4 (from its installation's files)\n"), text);
@@ -76,7 +84,11 @@ class EnvironmentToolsTest {
         assertTrue(text.contains("\n  npm: " + bin.resolve("npm") + ", 10.2.4 (from its installation's files)\n"), text);
         assertTrue(text.contains("\n  mvn: " + bin.resolve("mvn") + ", 3.9.6 (from its path "), text);
         assertTrue(text.contains("\n  cargo: " + bin.resolve("cargo") + ", version unknown\n"), text);
-        assertTrue(text.contains("Not on the PATH: python, rust, ruby, "), text);
+        assertTrue(text.contains("\n  python: " + pyenv.resolve("shims/python3") + ", 3.12.4 (from its installation's "
+                + "files)\n"), text);
+        assertTrue(text.contains("\n  gradle: " + debianMaven.resolve("bin/gradle") + ", version unknown\n"),
+                "a jar name that holds no version is no version: " + text);
+        assertTrue(text.contains("Not on the PATH: rust, ruby, "), text);
         assertTrue(!Files.exists(root.resolve("ran")), "env_info ran a program");
         assertEquals(Map.of("git", "2.39.5"), EnvInfoTool.debianVersions(system.resolve("var/lib/dpkg/status")),
                 "only installed packages, without epoch or Debian revision");
