@@ -47,8 +47,12 @@ class CommandLineEndToEndTest {
         List<String> core = new ArrayList<>();
         List<String> all = new ArrayList<>();
         java.util.Set<String> sets = new java.util.TreeSet<>();
+        java.util.Map<String, String> extra = new java.util.TreeMap<>();
         for (JsonNode tool : tools) {
             all.add(tool.get("name").asText());
+            if ("extra".equals(tool.get("set").asText())) {
+                extra.put(tool.get("name").asText(), tool.get("decision").asText());
+            }
             sets.add(tool.get("set").asText());
             assertTrue(tool.get("schema_bytes").asInt() > 50, tool.toString());
             assertTrue(List.of("allow", "ask").contains(tool.get("decision").asText()));
@@ -62,6 +66,14 @@ class CommandLineEndToEndTest {
         // every tool set the distribution ships (features/full) registers its tools; net is opt in
         assertTrue(sets.containsAll(List.of("agent", "core", "edit-plus", "extra", "git")), sets.toString());
         assertFalse(sets.contains("net"), sets.toString());
+        // issue 21's extra tools: line edits ask, like every write; the rest read and are allowed
+        for (String edit : List.of("insert_lines", "delete_lines", "replace_lines", "append_file", "prepend_file")) {
+            assertEquals("ask", extra.get(edit), edit + " in set extra: " + extra);
+        }
+        for (String read : List.of("count_lines", "tree", "file_info", "find_files", "recent_files", "changed_files",
+                "json_query", "env_info", "count_tokens", "current_time")) {
+            assertEquals("allow", extra.get(read), read + " in set extra: " + extra);
+        }
         Path optIn = workspace();
         QuiverProcess.userConfig(optIn, "{\"toolSets\": [\"net\"]}");
         Run net = QuiverProcess.run(optIn, "tools", "--json");
