@@ -15,12 +15,14 @@ final class NamePattern {
     private final Pattern pattern;
     private final boolean qualified;
     private final byte[] needle;
+    private final boolean identifier;
 
-    private NamePattern(String text, Pattern pattern, boolean qualified, byte[] needle) {
+    private NamePattern(String text, Pattern pattern, boolean qualified, byte[] needle, boolean identifier) {
         this.text = text;
         this.pattern = pattern;
         this.qualified = qualified;
         this.needle = needle;
+        this.identifier = identifier;
     }
 
     static NamePattern parse(String text) throws ToolException {
@@ -50,7 +52,7 @@ final class NamePattern {
         boolean qualified = name.indexOf('.') >= 0;
         String last = name.substring(name.lastIndexOf('.') + 1);
         return new NamePattern(name, Pattern.compile(qualified ? "(?:.*\\.)?" + regex : regex.toString()), qualified,
-                longestLiteral(last).getBytes(StandardCharsets.UTF_8));
+                longestLiteral(last).getBytes(StandardCharsets.UTF_8), !last.contains("*") && !last.contains("?"));
     }
 
     private static String quote(String text) {
@@ -75,6 +77,19 @@ final class NamePattern {
     /** Bytes every file holding a match contains; empty when the name is all wildcards. */
     byte[] needle() {
         return needle;
+    }
+
+    /**
+     * Whether the needle is a whole identifier (the name's last part has no wildcard), so that a file's
+     * identifier hashes tell whether it can hold a match.
+     */
+    boolean needleIsIdentifier() {
+        return identifier;
+    }
+
+    /** The needle's identifier hash ({@link Sources#token}). */
+    int needleToken() {
+        return Sources.token(needle, 0, needle.length);
     }
 
     @Override

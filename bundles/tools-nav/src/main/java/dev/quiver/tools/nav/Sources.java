@@ -27,8 +27,11 @@ final class Sources {
     static final int MAX_PARSE_BYTES = 4 << 20;
     /** A NUL byte within this many leading bytes marks a file binary, as read_file judges it. */
     private static final int BINARY_PROBE = 8192;
-    /** The cache holds outlines of at most this many declarations in all. */
-    private static final int MAX_CACHED_DECLARATIONS = 400_000;
+    /**
+     * The cache's bound, in ints: a file's identifier hashes count one each and a declaration 16, so
+     * about 100 MB at most.
+     */
+    private static final long MAX_CACHED_WEIGHT = 24_000_000L;
 
     /**
      * A file's content as parsed.
@@ -76,16 +79,31 @@ final class Sources {
     record Stamp(long size, FileTime modified, Object fileKey) {
     }
 
-    private record Cached(Stamp stamp, Outline outline) {
+    /**
+     * What is kept of a file read at one stamp.
+     *
+     * @param tokens the hashes of its identifiers ({@link #tokens}), sorted; null for a binary file
+     * @param outline what its parse found; null when it was read but not parsed
+     */
+    record Entry(Stamp stamp, int[] tokens, Outline outline) {
+
+        /** Whether the file holds an identifier with this hash; a false answer is sure. */
+        boolean mayHold(int token) {
+            return tokens != null && Arrays.binarySearch(tokens, token) >= 0;
+        }
+
+        int weight() {
+            return (tokens == null ? 0 : tokens.length) + (outline == null ? 0 : 16 * outline.declarations().size());
+        }
     }
 
     private static final Object LOCK = new Object();
-    private static int cachedDeclarations;
-    private static final LinkedHashMap<Path, Cached> CACHE = new LinkedHashMap<>(1024, 0.75f, true) {
+    private static long cachedWeight;
+    private static final LinkedHashMap<Path, Entry> CACHE = new LinkedHashMap<>(1024, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Path, Cached> eldest) {
-            if (cachedDeclarations > MAX_CACHED_DECLARATIONS) {
-                cachedDeclarations -= eldest.getValue().outline().declarations().size();
+        protected boolean removeEldestEntry(Map.Entry<Path, Entry> eldest) {
+            if (cachedWeight > MAX_CACHED_WEIGHT) {
+                cachedWeight -= eldest.getValue().weight();
                 return true;
             }
             return false;
@@ -95,44 +113,52 @@ final class Sources {
     private Sources() {
     }
 
-    /** The outline cached for a file that has not changed since, or null. */
-    static Outline cached(Path file) {
-        Stamp stamp = stamp(file);
+    /** What is kept of a file whose stamp is still this one, or null. */
+    static Entry entry(Path file, Stamp stamp) {
         if (stamp == null) {
             return null;
         }
         synchronized (LOCK) {
-            Cached cached = CACHE.get(file);
-            return cached != null && cached.stamp().equals(stamp) ? cached.outline() : null;
+            Entry entry = CACHE.get(file);
+            return entry != null && entry.stamp().equals(stamp) ? entry : null;
+        }
+    }
+
+    /** Keeps what was read of a file under the stamp taken before the read. */
+    static void remember(Path file, Entry entry) {
+        if (entry.stamp() == null || entry.outline() != null && entry.outline().timedOut()) {
+            return;
+        }
+        synchronized (LOCK) {
+            Entry previous = CACHE.put(file, entry);
+            cachedWeight += entry.weight() - (previous == null ? 0 : previous.weight());
         }
     }
 
     /** The file's outline, from the cache or parsed now; null when the file is binary. */
     static Outline outline(Workspace workspace, Path file, Language language) throws IOException {
         Stamp stamp = stamp(file);
-        synchronized (LOCK) {
-            Cached cached = CACHE.get(file);
-            if (stamp != null && cached != null && cached.stamp().equals(stamp)) {
-                return cached.outline();
-            }
+        Entry entry = entry(file, stamp);
+        if (entry != null && (entry.outline() != null || entry.tokens() == null)) {
+            return entry.outline();
         }
-        Source source = read(workspace, file);
-        return source.binary() ? null : parse(file, stamp, source, language);
+        Source source;
+        try (SeekableByteChannel channel = workspace.openRead(file)) {
+            source = read(channel);
+        }
+        if (source.binary()) {
+            remember(file, new Entry(stamp, null, null));
+            return null;
+        }
+        Outline outline = parse(source, language);
+        remember(file, new Entry(stamp, tokens(source.utf8()), outline));
+        return outline;
     }
 
-    /** Parses content already read, and caches the outline under the file's stamp taken before the read. */
-    static Outline parse(Path file, Stamp stamp, Source source, Language language) {
+    /** Parses content already read. */
+    static Outline parse(Source source, Language language) {
         Declarations.Reading reading = Declarations.read(language, source.utf8());
-        Outline outline = new Outline(language, reading.declarations(), reading.errorLine(), reading.timedOut(),
-                source.cutAtLine());
-        if (stamp != null && !reading.timedOut()) {
-            synchronized (LOCK) {
-                Cached previous = CACHE.put(file, new Cached(stamp, outline));
-                cachedDeclarations += outline.declarations().size()
-                        - (previous == null ? 0 : previous.outline().declarations().size());
-            }
-        }
-        return outline;
+        return new Outline(language, reading.declarations(), reading.errorLine(), reading.timedOut(), source.cutAtLine());
     }
 
     /**
@@ -148,18 +174,15 @@ final class Sources {
         }
     }
 
-    /** Reads at most {@value #MAX_PARSE_BYTES} bytes of a file, through the workspace's jail. */
-    static Source read(Workspace workspace, Path file) throws IOException {
-        byte[] bytes;
-        try (SeekableByteChannel channel = workspace.openRead(file)) {
-            ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(MAX_PARSE_BYTES + 1L, Math.max(channel.size(), 0) + 1));
-            while (buffer.hasRemaining() && channel.read(buffer) > 0) {
-                if (!buffer.hasRemaining() && buffer.capacity() <= MAX_PARSE_BYTES) {
-                    buffer = ByteBuffer.allocate(Math.min(MAX_PARSE_BYTES + 1, buffer.capacity() * 2)).put(buffer.flip());
-                }
+    /** Reads at most {@value #MAX_PARSE_BYTES} bytes from a file the workspace's jail opened. */
+    static Source read(SeekableByteChannel channel) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(MAX_PARSE_BYTES + 1L, Math.max(channel.size(), 0) + 1));
+        while (buffer.hasRemaining() && channel.read(buffer) > 0) {
+            if (!buffer.hasRemaining() && buffer.capacity() <= MAX_PARSE_BYTES) {
+                buffer = ByteBuffer.allocate(Math.min(MAX_PARSE_BYTES + 1, buffer.capacity() * 2)).put(buffer.flip());
             }
-            bytes = Arrays.copyOf(buffer.array(), buffer.position());
         }
+        byte[] bytes = Arrays.copyOf(buffer.array(), buffer.position());
         for (int i = 0, n = Math.min(bytes.length, BINARY_PROBE); i < n; i++) {
             if (bytes[i] == 0) {
                 return new Source(new byte[0], true, 0);
@@ -196,6 +219,53 @@ final class Sources {
             }
         }
         return bytes.length > 0 && bytes[bytes.length - 1] != '\n' ? lines + 1 : lines;
+    }
+
+    /**
+     * The hashes of a text's identifiers, sorted and distinct: runs of ASCII letters, digits, {@code _} and
+     * {@code $} and of any non-ASCII byte, hashed as {@link #token} hashes a name. A name declared in the
+     * file is one of them, so a file without its hash need not be read again to look for it.
+     */
+    static int[] tokens(byte[] utf8) {
+        int[] hashes = new int[256];
+        int count = 0;
+        int i = 0;
+        while (i < utf8.length) {
+            if (!isIdentifierByte(utf8[i])) {
+                i++;
+                continue;
+            }
+            int start = i;
+            while (i < utf8.length && isIdentifierByte(utf8[i])) {
+                i++;
+            }
+            if (count == hashes.length) {
+                hashes = Arrays.copyOf(hashes, count * 2);
+            }
+            hashes[count++] = token(utf8, start, i);
+        }
+        int[] sorted = Arrays.copyOf(hashes, count);
+        Arrays.sort(sorted);
+        int distinct = 0;
+        for (int j = 0; j < sorted.length; j++) {
+            if (j == 0 || sorted[j] != sorted[j - 1]) {
+                sorted[distinct++] = sorted[j];
+            }
+        }
+        return Arrays.copyOf(sorted, distinct);
+    }
+
+    private static boolean isIdentifierByte(byte b) {
+        return b < 0 || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '$';
+    }
+
+    /** The hash of one identifier's UTF-8 bytes. */
+    static int token(byte[] utf8, int from, int to) {
+        int hash = 0x811c9dc5;
+        for (int i = from; i < to; i++) {
+            hash = (hash ^ (utf8[i] & 0xff)) * 0x01000193;
+        }
+        return hash;
     }
 
     /** Whether {@code needle} occurs in {@code haystack}. */

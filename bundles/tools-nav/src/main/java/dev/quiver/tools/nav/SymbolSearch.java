@@ -4,6 +4,7 @@ import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,9 @@ final class SymbolSearch {
             boolean cancelled) {
     }
 
+    /** Files a worker takes at a time: neighbours in walk order, so mostly of one folder. */
+    private static final int BATCH = 32;
+
     private SymbolSearch() {
     }
 
@@ -60,64 +64,56 @@ final class SymbolSearch {
         AtomicInteger unreadable = new AtomicInteger();
         boolean[] stopped = new boolean[1];
         Runnable work = () -> {
-            while (true) {
-                if (cancelled.getAsBoolean()) {
-                    stopped[0] = true;
-                    return;
-                }
-                int index = next.getAndIncrement();
-                String path;
-                try {
-                    path = files.get(index);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                if (path == null) {
-                    return;
-                }
-                if (!include.test(path)) {
-                    continue;
-                }
-                included.incrementAndGet();
-                Language language = Language.of(path).orElse(null);
-                if (language == null) {
-                    continue;
-                }
-                sources.incrementAndGet();
-                Path file = root.resolve(path);
-                if (workspace.isSecret(file)) {
-                    secrets.incrementAndGet();
-                    continue;
-                }
-                Sources.Outline outline = Sources.cached(file);
-                if (outline == null) {
-                    Sources.Stamp stamp = Sources.stamp(file);
-                    Sources.Source source;
-                    try {
-                        source = Sources.read(workspace, file);
-                    } catch (IOException e) {
-                        unreadable.incrementAndGet();
-                        continue;
-                    }
-                    if (source.binary()) {
-                        binary.incrementAndGet();
-                        continue;
-                    }
-                    if (!Sources.contains(source.utf8(), name.needle())) {
-                        continue;
-                    }
-                    outline = Sources.parse(file, stamp, source, language);
-                }
-                List<Hit> hits = new ArrayList<>();
-                for (Declaration declaration : outline.declarations()) {
-                    if (declaration.isDefinition() && (kind == null || kind.equals(declaration.kind()))
-                            && name.matches(declaration)) {
-                        hits.add(new Hit(path, declaration, outline));
+            try (FolderReader reader = new FolderReader(workspace)) {
+                while (true) {
+                    int from = next.getAndAdd(BATCH);
+                    for (int index = from; index < from + BATCH; index++) {
+                        if (cancelled.getAsBoolean()) {
+                            stopped[0] = true;
+                            return;
+                        }
+                        String path = files.get(index);
+                        if (path == null) {
+                            return;
+                        }
+                        if (!include.test(path)) {
+                            continue;
+                        }
+                        included.incrementAndGet();
+                        Language language = Language.of(path).orElse(null);
+                        if (language == null) {
+                            continue;
+                        }
+                        sources.incrementAndGet();
+                        Path file = root.resolve(path);
+                        if (workspace.isSecret(file)) {
+                            secrets.incrementAndGet();
+                            continue;
+                        }
+                        Sources.Outline outline;
+                        try {
+                            outline = outline(reader, path, file, language, name, binary);
+                        } catch (IOException e) {
+                            unreadable.incrementAndGet();
+                            continue;
+                        }
+                        if (outline == null) {
+                            continue;
+                        }
+                        List<Hit> hits = new ArrayList<>();
+                        for (Declaration declaration : outline.declarations()) {
+                            if (declaration.isDefinition() && (kind == null || kind.equals(declaration.kind()))
+                                    && name.matches(declaration)) {
+                                hits.add(new Hit(path, declaration, outline));
+                            }
+                        }
+                        if (!hits.isEmpty()) {
+                            byIndex.put(index, hits);
+                        }
                     }
                 }
-                if (!hits.isEmpty()) {
-                    byIndex.put(index, hits);
-                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         };
         run(work);
@@ -126,6 +122,77 @@ final class SymbolSearch {
                 .forEach(entry -> hits.addAll(entry.getValue()));
         return new Result(hits, sources.get(), included.get(), secrets.get(), binary.get(), unreadable.get(),
                 stopped[0]);
+    }
+
+    /**
+     * The outline of a file that may declare the name: the cached one when the file is unchanged, else
+     * the file is read and parsed when it holds the name's literal part; null when it cannot declare it.
+     */
+    private static Sources.Outline outline(FolderReader reader, String path, Path file, Language language,
+            NamePattern name, AtomicInteger binary) throws IOException {
+        Sources.Stamp stamp = Sources.stamp(file);
+        Sources.Entry entry = Sources.entry(file, stamp);
+        if (entry != null) {
+            if (entry.outline() != null) {
+                return entry.outline();
+            }
+            if (entry.tokens() == null) {
+                binary.incrementAndGet();
+                return null;
+            }
+            if (name.needleIsIdentifier() && !entry.mayHold(name.needleToken())) {
+                return null;
+            }
+        }
+        Sources.Source source;
+        try (SeekableByteChannel channel = reader.open(path)) {
+            source = Sources.read(channel);
+        }
+        if (source.binary()) {
+            binary.incrementAndGet();
+            Sources.remember(file, new Sources.Entry(stamp, null, null));
+            return null;
+        }
+        int[] tokens = Sources.tokens(source.utf8());
+        if (!Sources.contains(source.utf8(), name.needle())) {
+            Sources.remember(file, new Sources.Entry(stamp, tokens, null));
+            return null;
+        }
+        Sources.Outline outline = Sources.parse(source, language);
+        Sources.remember(file, new Sources.Entry(stamp, tokens, outline));
+        return outline;
+    }
+
+    /** Opens files relative to their folder, held open while the files of one folder are read, as grep does. */
+    private static final class FolderReader implements AutoCloseable {
+        private final Workspace workspace;
+        private String folder;
+        private Workspace.Folder held;
+
+        FolderReader(Workspace workspace) {
+            this.workspace = workspace;
+        }
+
+        SeekableByteChannel open(String relative) throws IOException {
+            int slash = relative.lastIndexOf('/');
+            String dir = slash < 0 ? "" : relative.substring(0, slash);
+            if (!dir.equals(folder)) {
+                close();
+                held = workspace.openFolder(dir.isEmpty() ? workspace.root() : workspace.root().resolve(dir));
+                folder = dir;
+            }
+            return held.openRead(relative.substring(slash + 1));
+        }
+
+        @Override
+        public void close() throws IOException {
+            folder = null;
+            if (held != null) {
+                Workspace.Folder closing = held;
+                held = null;
+                closing.close();
+            }
+        }
     }
 
     /** Runs the work on every core, this thread included, and rethrows the first failure. */

@@ -149,4 +149,13 @@ class FindSymbolToolTest {
         assertTrue(find(Map.of("name", "before")).startsWith("No definition"));
         assertEquals("src/a.ts:3: function after — export function after() {}", find(Map.of("name", "after")));
     }
+
+    @Test
+    void aFileReadButNotParsedIsFoundByALaterSearchForANameItDeclares() throws Exception {
+        write("src/b.go", "package b\n\nfunc Beta() {}\n\n// Alpha is only mentioned\n");
+        assertTrue(find(Map.of("name", "Gamma")).startsWith("No definition"), "read, remembered by its identifiers");
+        assertTrue(find(Map.of("name", "Alpha")).startsWith("No definition"), "parsed: mentioned is not declared");
+        assertEquals("src/b.go:3: function Beta — func Beta() {}", find(Map.of("name", "Beta")));
+        assertEquals("src/b.go:3: function Beta — func Beta() {}", find(Map.of("name", "B*")));
+    }
 }
