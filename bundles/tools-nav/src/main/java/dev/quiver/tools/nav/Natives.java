@@ -14,7 +14,9 @@ import java.util.stream.Stream;
  * one class loader load a library file: {@code dev.quiver.bash} embeds the same binding and loads from
  * that folder, and so would this bundle after an update. So every class loader of this bundle has the
  * natives copied into a fresh folder of its own, loads them from there at once, and removes the copies
- * (a loaded library stays mapped). The property is set only while this happens.
+ * (a loaded library stays mapped). The property is set only while this happens: a first bash parse
+ * in that same instant would load from this folder and one of the two would fail, which the shell
+ * parser survives (it falls back to its tokenizer) and a nav call reports.
  */
 final class Natives {
 
