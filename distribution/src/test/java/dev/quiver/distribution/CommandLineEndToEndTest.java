@@ -64,7 +64,16 @@ class CommandLineEndToEndTest {
         }
         assertTrue(core.containsAll(CORE), core.toString());
         // every tool set the distribution ships (features/full) registers its tools; net is opt in
-        assertTrue(sets.containsAll(List.of("agent", "core", "edit-plus", "extra", "git")), sets.toString());
+        assertTrue(sets.containsAll(List.of("agent", "core", "edit-plus", "extra", "git", "nav")), sets.toString());
+        List<String> nav = new ArrayList<>();
+        for (JsonNode tool : tools) {
+            if ("nav".equals(tool.get("set").asText())) {
+                nav.add(tool.get("name").asText());
+                assertEquals("dev.quiver.tools.nav", tool.get("bundle").asText(), tool.toString());
+                assertEquals("allow", tool.get("decision").asText(), "the nav tools only read: " + tool);
+            }
+        }
+        assertEquals(List.of("find_symbol", "outline", "read_symbol"), nav);
         assertFalse(sets.contains("net"), sets.toString());
         // issue 21's extra tools: line edits ask, like every write; the rest read and are allowed
         for (String edit : List.of("insert_lines", "delete_lines", "replace_lines", "append_file", "prepend_file")) {
@@ -175,6 +184,41 @@ class CommandLineEndToEndTest {
         Run yolo = QuiverProcess.run(workspace, "call", "--yolo", "bash", "{\"command\":\"touch ran.txt\"}");
         assertEquals(0, yolo.exitCode(), yolo.stderr());
         assertTrue(Files.exists(workspace.resolve("ran.txt")));
+    }
+
+    /**
+     * dev.quiver.bash and dev.quiver.tools.nav both embed tree-sitter's binding, whose natives the JVM
+     * gives to one class loader per file: both must parse in one process, in either order.
+     */
+    @Test
+    void theNavToolsParseInTheProcessWhereTheBashParserDoes() throws Exception {
+        Path workspace = workspace();
+        Files.createDirectories(workspace.resolve("src"));
+        Files.writeString(workspace.resolve("src/Greeter.java"), """
+                class Greeter {
+                    String greet(String name) {
+                        return "hi " + name;
+                    }
+                }
+                """);
+        String input = """
+                {"tool":"bash","args":{"command":"echo $(printf x) | cat"}}
+                {"tool":"find_symbol","args":{"name":"greet"}}
+                {"tool":"outline","args":{"path":"src/Greeter.java"}}
+                {"tool":"read_symbol","args":{"name":"Greeter.greet"}}
+                {"tool":"bash","args":{"command":"for f in $(ls); do echo \\"$f\\"; done"}}
+                """;
+        Run calls = QuiverProcess.run(workspace, Map.of(), input, "call", "--yolo", "--batch", "-");
+        assertEquals(0, calls.exitCode(), calls.stderr());
+        List<JsonNode> lines = jsonLines(calls.stdout());
+        assertEquals(5, lines.size(), calls.stdout());
+        assertEquals("ok", lines.get(0).get("status").asText(), calls.stdout());
+        assertEquals("src/Greeter.java:2: method Greeter.greet — String greet(String name) {",
+                lines.get(1).get("output").asText(), calls.stdout());
+        assertTrue(lines.get(2).get("output").asText().endsWith("class Greeter 1-5\n  method greet 2-4"), calls.stdout());
+        assertTrue(lines.get(3).get("output").asText().startsWith("[src/Greeter.java:2-4: method Greeter.greet]"),
+                calls.stdout());
+        assertEquals("ok", lines.get(4).get("status").asText(), calls.stdout());
     }
 
     @Test

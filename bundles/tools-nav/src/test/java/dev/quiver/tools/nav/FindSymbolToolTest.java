@@ -1,0 +1,161 @@
+package dev.quiver.tools.nav;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quiver.api.Arguments;
+import dev.quiver.api.ToolException;
+import dev.quiver.workspace.ToolTestContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FindSymbolToolTest {
+
+    @TempDir
+    Path root;
+
+    private ToolTestContext context;
+
+    @BeforeEach
+    void open() throws Exception {
+        context = new ToolTestContext(root);
+    }
+
+    private void write(String path, String text) throws Exception {
+        Files.createDirectories(root.resolve(path).getParent());
+        Files.writeString(root.resolve(path), text);
+    }
+
+    private String find(Map<String, Object> arguments) throws Exception {
+        return new FindSymbolTool().call(Arguments.of(arguments), context).text();
+    }
+
+    @Test
+    void definitionsOnlyNeverUsesCommentsOrStrings() throws Exception {
+        write("src/Parser.java", """
+                class Parser {
+                    // Parser parse() in a comment
+                    String s = "Parser";
+                    Parser parse() { return new Parser(); }
+                }
+                """);
+        write("src/Main.java", """
+                class Main {
+                    void run() { Parser p = new Parser(); p.parse(); }
+                }
+                """);
+        assertEquals("src/Parser.java:1: class Parser — class Parser {", find(Map.of("name", "Parser")));
+        assertEquals("src/Parser.java:4: method Parser.parse — Parser parse() { return new Parser(); }",
+                find(Map.of("name", "parse")));
+    }
+
+    @Test
+    void globPatternsKindsAndIncludeNarrowTheSearch() throws Exception {
+        write("a/handlers.py", """
+                class RequestHandler:
+                    def handle(self): pass
+
+                def make_handler(): pass
+                """);
+        write("b/handlers.go", """
+                package b
+
+                type ErrorHandler struct{}
+                """);
+        assertEquals("""
+                a/handlers.py:1: class RequestHandler — class RequestHandler:
+                b/handlers.go:3: struct ErrorHandler — type ErrorHandler struct{}""", find(Map.of("name", "*Handler")));
+        assertEquals("a/handlers.py:4: function make_handler — def make_handler(): pass",
+                find(Map.of("name", "*handle*", "kind", "function")));
+        assertEquals("b/handlers.go:3: struct ErrorHandler — type ErrorHandler struct{}",
+                find(Map.of("name", "*Handler", "include", "b/**")));
+        assertEquals("a/handlers.py:2: method RequestHandler.handle — def handle(self): pass",
+                find(Map.of("name", "Request*.h?ndle")));
+        ToolException wrongKind = assertThrows(ToolException.class, () -> find(Map.of("name", "x", "kind", "widget")));
+        assertTrue(wrongKind.getMessage().contains("class, struct, interface"), wrongKind.getMessage());
+    }
+
+    @Test
+    void ncaQuerySymbolsArgumentsAreAccepted() throws Exception {
+        write("src/lib.rs", "pub fn query_me() {}\n");
+        write("other/lib.rs", "pub fn query_me() {}\n");
+        assertEquals("src/lib.rs:1: function query_me — pub fn query_me() {}",
+                find(Map.of("query", "query_me", "glob", "src/**")));
+        ToolException missing = assertThrows(ToolException.class, () -> find(Map.of("kind", "function")));
+        assertTrue(missing.getMessage().startsWith("name is required"), missing.getMessage());
+    }
+
+    @Test
+    void resultsAreCappedWithANoteSayingHowManyMore() throws Exception {
+        StringBuilder source = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            source.append("def handler_").append(i).append("(): pass\n");
+        }
+        write("many.py", source.toString());
+        String out = find(Map.of("name", "handler_*", "maxResults", 5));
+        assertEquals(6, out.lines().count(), out);
+        assertTrue(out.endsWith("... 25 more definitions match than the 5 shown; narrow name, kind or include, or raise "
+                + "maxResults."), out);
+    }
+
+    @Test
+    void ignoredSecretAndBinaryFilesAreNotSearched() throws Exception {
+        Files.createDirectories(root.resolve(".git"));
+        write(".gitignore", "build/\n");
+        write("build/Gen.java", "class Target {}\n");
+        write("src/Real.java", "class Target {}\n");
+        write("config/.env.py", "class Target: pass\n");
+        Files.write(root.resolve("src/Blob.java"), "class Target {}\u0000\u0001".getBytes());
+        String out = find(Map.of("name", "Target"));
+        assertTrue(out.startsWith("src/Real.java:1: class Target — class Target {}\n"), out);
+        assertFalse(out.contains("build/") || out.contains(".env"), out);
+        assertTrue(out.contains("[skipped 1 file(s) that hold secrets by name]"), out);
+        assertTrue(out.contains("[skipped 1 binary file(s)]"), out);
+    }
+
+    @Test
+    void noSourceFilesNamesTheSupportedLanguagesAndMissesSuggestAGlob() throws Exception {
+        write("notes/readme.md", "# Parser\n");
+        write("lib/a.rb", "class Parser; end\n");
+        String none = find(Map.of("name", "Parser"));
+        assertTrue(none.startsWith("No definition of Parser in 0 source files."), none);
+        assertTrue(none.contains("Java (.java), JavaScript"), none);
+        write("src/A.java", "class parser {}\n");
+        String miss = find(Map.of("name", "Parser"));
+        assertTrue(miss.contains("matched by exact name and case; try a glob such as *Parser*"), miss);
+        String include = find(Map.of("name", "Parser", "include", "nothing/**"));
+        assertTrue(include.contains("include nothing/** matched no file."), include);
+    }
+
+    @Test
+    void aMalformedNameIsRefusedWithWhatToWrite() {
+        ToolException bad = assertThrows(ToolException.class, () -> find(Map.of("name", "foo(bar)")));
+        assertTrue(bad.getMessage().contains("must be a symbol name"), bad.getMessage());
+        ToolException dots = assertThrows(ToolException.class, () -> find(Map.of("name", "A..b")));
+        assertTrue(dots.getMessage().contains("empty part between dots"), dots.getMessage());
+    }
+
+    @Test
+    void aChangedFileIsParsedAgain() throws Exception {
+        write("src/a.ts", "export function before() {}\n");
+        assertTrue(find(Map.of("name", "before")).startsWith("src/a.ts:1:"));
+        write("src/a.ts", "\n\nexport function after() {}\n");
+        assertTrue(find(Map.of("name", "before")).startsWith("No definition"));
+        assertEquals("src/a.ts:3: function after — export function after() {}", find(Map.of("name", "after")));
+    }
+
+    @Test
+    void aFileReadButNotParsedIsFoundByALaterSearchForANameItDeclares() throws Exception {
+        write("src/b.go", "package b\n\nfunc Beta() {}\n\n// Alpha is only mentioned\n");
+        assertTrue(find(Map.of("name", "Gamma")).startsWith("No definition"), "read, remembered by its identifiers");
+        assertTrue(find(Map.of("name", "Alpha")).startsWith("No definition"), "parsed: mentioned is not declared");
+        assertEquals("src/b.go:3: function Beta — func Beta() {}", find(Map.of("name", "Beta")));
+        assertEquals("src/b.go:3: function Beta — func Beta() {}", find(Map.of("name", "B*")));
+    }
+}
