@@ -110,7 +110,7 @@ public final class RetryingHttpClient implements HttpClient {
         while (true) {
             attempts.begin();
             Failure failure;
-            CompletableFuture<HttpResponse<String>> future = delegate.sendAsync(jdkRequest, BodyHandlers.ofString());
+            CompletableFuture<HttpResponse<String>> future = delegate.sendAsync(jdkRequest, ResponseLimit.string());
             try {
                 HttpResponse<String> response = future.get(readTimeout.toMillis(), TimeUnit.MILLISECONDS);
                 if (successful(response.statusCode())) {
@@ -126,7 +126,9 @@ public final class RetryingHttpClient implements HttpClient {
                 failure = Failure.ofException(texts, new java.net.http.HttpTimeoutException("request timed out"),
                         connectTimeout, readTimeout);
             } catch (ExecutionException e) {
-                failure = Failure.ofException(texts, e.getCause() == null ? e : e.getCause(), connectTimeout, readTimeout);
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                failure = tooLarge(cause) ? tooLarge(texts, 0)
+                        : Failure.ofException(texts, cause, connectTimeout, readTimeout);
             } catch (InterruptedException e) {
                 future.cancel(true);
                 Thread.currentThread().interrupt();
@@ -149,7 +151,18 @@ public final class RetryingHttpClient implements HttpClient {
     public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
         java.net.http.HttpRequest jdkRequest = toJdkRequest(request);
         Failure.Texts texts = texts(request, jdkRequest.uri());
-        Thread thread = new Thread(() -> stream(jdkRequest, texts, parser, listener), "quiver-model-stream");
+        ServerSentEventListener once = new TellOnce(listener);
+        Thread thread = new Thread(() -> {
+            try {
+                stream(jdkRequest, texts, parser, once);
+            } catch (Throwable e) {
+                // an Error (out of memory in a listener, a linkage error) must not end the thread silently:
+                // whoever waits for the answer would wait forever
+                LOG.debug("The model stream failed", e);
+                once.onError(new ModelException(Kind.BAD_RESPONSE, 0, "Reading the answer from " + texts.service()
+                        + " failed (" + texts.url() + "): " + e + "."));
+            }
+        }, "quiver-model-stream");
         thread.setDaemon(true);
         thread.start();
     }
@@ -208,7 +221,7 @@ public final class RetryingHttpClient implements HttpClient {
     private Failure parse(InputStream body, Failure.Texts texts, ServerSentEventParser parser,
             ServerSentEventListener listener) {
         Tracking tracking = new Tracking(listener);
-        IdleTimeoutStream in = new IdleTimeoutStream(body, readTimeout);
+        IdleTimeoutStream in = new IdleTimeoutStream(ResponseLimit.stream(body), readTimeout);
         try (in) {
             parser.parse(in, tracking);
         } catch (IOException | RuntimeException e) {
@@ -228,6 +241,8 @@ public final class RetryingHttpClient implements HttpClient {
             ModelException error = tracking.errorEvent;
             quietly(() -> listener.onError(error));
             return null;
+        } else if (tooLarge(tracking.ioError)) {
+            failure = tooLarge(texts, tracking.delivered);
         } else if (in.timedOut()) {
             failure = Failure.of(Kind.TIMEOUT, true, "The stream from " + texts.service() + " stalled: no data for "
                     + Failure.Texts.seconds(readTimeout) + " (" + texts.url() + ").", null);
@@ -424,6 +439,60 @@ public final class RetryingHttpClient implements HttpClient {
             return new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";
+        }
+    }
+
+    private static boolean tooLarge(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ResponseLimit.TooLarge) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Failure tooLarge(Failure.Texts texts, int delivered) {
+        return Failure.of(Kind.BAD_RESPONSE, false, "The answer from " + texts.service() + " passed "
+                + (ResponseLimit.MAX_BYTES >> 20) + " MiB" + (delivered > 0 ? " after " + delivered + " events" : "")
+                + ", more than any model's answer; Quiver stopped reading it (" + texts.url() + ").", null);
+    }
+
+    /** Passes on events, and only the first of {@code onError} and {@code onClose}: a stream ends once. */
+    private static final class TellOnce implements ServerSentEventListener {
+        private final ServerSentEventListener target;
+        private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+
+        TellOnce(ServerSentEventListener target) {
+            this.target = target;
+        }
+
+        @Override
+        public void onOpen(SuccessfulHttpResponse response) {
+            target.onOpen(response);
+        }
+
+        @Override
+        public void onEvent(ServerSentEvent event) {
+            target.onEvent(event);
+        }
+
+        @Override
+        public void onEvent(ServerSentEvent event, ServerSentEventContext context) {
+            target.onEvent(event, context);
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            if (ended.compareAndSet(false, true)) {
+                target.onError(error);
+            }
+        }
+
+        @Override
+        public void onClose() {
+            if (ended.compareAndSet(false, true)) {
+                target.onClose();
+            }
         }
     }
 
