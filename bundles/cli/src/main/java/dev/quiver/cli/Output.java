@@ -1,6 +1,8 @@
 package dev.quiver.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -12,7 +14,9 @@ import java.io.PrintStream;
 /** JSON output of the machine-readable commands: one compact object per line. */
 final class Output {
 
-    static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    /** Reads a string as long as the longest batch line, so the line limit is the only one a script meets. */
+    static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(
+            StreamReadConstraints.builder().maxStringLength(BatchLine.MAX_LINE).build()).build()).build();
     /** How a stored time is shown to the user: local, to the minute. */
     static final java.time.format.DateTimeFormatter TIME = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
             .withZone(java.time.ZoneId.systemDefault());

@@ -66,4 +66,13 @@ class BatchLineTest {
         BatchLine.each("-", new BufferedReader(new StringReader(line)), lines::add, 100);
         assertEquals("t".repeat(89), lines.get(0).tool());
     }
+
+    @Test
+    void aStringAsLongAsTheLineLimitAllowsIsParsed() {
+        // Jackson's own default stops at 20,000,000 characters, below the line limit
+        String content = "x".repeat(BatchLine.MAX_LINE - 100);
+        BatchLine line = BatchLine.parse(1, "{\"tool\":\"write_file\",\"args\":{\"content\":\"" + content + "\"}}");
+        assertNull(line.error());
+        assertEquals(content.length() + 14, line.arguments().length());
+    }
 }
