@@ -168,19 +168,14 @@ public final class Launcher {
      * first use seeds {@code SecureRandom}: a cost at every start for nothing (the name need not be
      * secret; creating the folder fails if it exists, and the next name is tried).
      */
-    private static Path createStorage(Path parent) throws IOException {
-        String prefix = StaleCaches.PREFIX + ProcessHandle.current().pid() + "-";
-        java.nio.file.attribute.FileAttribute<?> ownerOnly = java.nio.file.attribute.PosixFilePermissions
-                .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        for (int attempt = 0;; attempt++) {
-            try {
-                return Files.createDirectory(parent.resolve(prefix + attempt), ownerOnly);
-            } catch (java.nio.file.FileAlreadyExistsException taken) {
-                if (attempt >= 100) {
-                    throw taken;
-                }
-            }
-        }
+    /**
+     * A new owner-only folder named {@code quiver-felix-<pid>-<random>}: the pid lets a later start tell a
+     * dead process's cache, and the random part means no other user can take the name in advance.
+     */
+    static Path createStorage(Path parent) throws IOException {
+        return Files.createTempDirectory(parent, StaleCaches.PREFIX + ProcessHandle.current().pid() + "-",
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
     }
 
     /**

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 final class StaleCaches {
 
     static final String PREFIX = "quiver-felix-";
-    private static final Pattern NAME = Pattern.compile(Pattern.quote(PREFIX) + "(\\d{1,10})-\\d{1,3}");
+    private static final Pattern NAME = Pattern.compile(Pattern.quote(PREFIX) + "(\\d{1,10})-\\d{1,20}");
     /** How long the exit waits for a sweep still running; what is left is swept by the next start. */
     private static final long AWAIT_MILLIS = 5_000;
 
