@@ -7,6 +7,7 @@ import dev.quiver.api.ToolException;
 import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
+import dev.quiver.tools.git.repository.SessionRepository;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import org.osgi.service.component.annotations.Component;
 
 /**
  * {@code changed_files}: the paths git reports as changed, grouped by state, through JGit with no
- * process started ({@link NoProcessGit}). Only paths inside the workspace are listed, relative to it.
+ * process started ({@link SessionRepository}, as the git tools open it). Only paths inside the workspace are
+ * listed, relative to it.
  */
 @Component(property = {Tool.NAME + "=changed_files", Tool.SET + "=extra", Tool.ACCESS + "=read"})
 public class ChangedFilesTool implements Tool {
@@ -45,10 +47,11 @@ public class ChangedFilesTool implements Tool {
     @Override
     public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
         Workspace workspace = context.workspace();
-        try (Repository repository = NoProcessGit.open(workspace)) {
-            Path work = repository.getWorkTree().toPath().toRealPath();
-            String prefix = work.equals(workspace.root()) ? "" : work.relativize(workspace.root()) + "/";
-            var command = Git.wrap(repository).status().setWorkingTreeIt(NoProcessGit.workTree(repository));
+        try (SessionRepository opened = SessionRepository.open(workspace,
+                "there are no git changes to list. tree or recent_files show the files.")) {
+            Repository repository = opened.repository();
+            String prefix = opened.prefix();
+            var command = Git.wrap(repository).status().setWorkingTreeIt(opened.workTree());
             if (!prefix.isEmpty()) {
                 command.addPath(prefix.substring(0, prefix.length() - 1));
             }

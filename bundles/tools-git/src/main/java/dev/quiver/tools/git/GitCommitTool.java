@@ -8,6 +8,7 @@ import dev.quiver.api.ToolException;
 import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
+import dev.quiver.tools.git.repository.UnfilteredWorkTree;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.ref.WeakReference;

@@ -2,6 +2,8 @@ package dev.quiver.tools.git;
 
 import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
+import dev.quiver.tools.git.repository.SessionRepository;
+import dev.quiver.tools.git.repository.UnfilteredWorkTree;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -17,7 +19,6 @@ import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.filter.PathFilter;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
@@ -26,7 +27,7 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * the workspace jail and are turned into repository paths here; repository paths are turned back into
  * workspace-relative ones, and those outside the workspace (when the workspace is a sub-folder of the
  * work tree) are left out. Nothing here starts a process: arguments are values, never shell words, and
- * the repository is opened with {@link NoProcessFS}, so its hooks and filter drivers never run.
+ * the repository is opened by {@link SessionRepository}, so its hooks and filter drivers never run.
  */
 final class GitRepo implements AutoCloseable {
 
@@ -54,53 +55,9 @@ final class GitRepo implements AutoCloseable {
     }
 
     static GitRepo open(Workspace workspace) throws ToolException {
-        Path root = workspace.root();
-        Path recorded = workspace.gitDir().orElseThrow(() -> notARepository(root));
-        FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(root.toFile());
-        if (builder.getGitDir() == null) {
-            throw notARepository(root);
-        }
-        // only the repository the session started with: a .git a command made or re-pointed since
-        // (a link, a gitdir or commondir line) could lead to any repository on the machine
-        Path found;
-        try {
-            found = builder.getGitDir().toPath().toRealPath();
-        } catch (IOException e) {
-            throw notARepository(root);
-        }
-        if (!found.equals(recorded)) {
-            throw new ToolException("The workspace's repository changed during this session: .git now leads to "
-                    + found + ", not to " + recorded + " as when the session started. The git tools use only the "
-                    + "repository the session started with; check what changed .git, then start Quiver again.");
-        }
-        Repository repository;
-        try {
-            repository = builder.setFS(NoProcessFS.INSTANCE).setMustExist(true).build();
-        } catch (IOException | IllegalArgumentException e) {
-            throw new ToolException("Could not open the git repository at " + builder.getGitDir() + ": "
-                    + e.getMessage(), e);
-        }
-        if (repository.isBare()) {
-            repository.close();
-            throw notARepository(root);
-        }
-        try {
-            Path work = repository.getWorkTree().toPath().toRealPath();
-            if (!root.startsWith(work)) {
-                repository.close();
-                throw notARepository(root);
-            }
-            String relative = work.relativize(root).toString().replace(java.io.File.separatorChar, '/');
-            return new GitRepo(workspace, repository, relative.isEmpty() ? "" : relative + "/");
-        } catch (IOException e) {
-            repository.close();
-            throw new ToolException("Could not read the work tree of " + builder.getGitDir() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static ToolException notARepository(Path root) {
-        return new ToolException(root + " was not a git repository (nor inside one) when this session started, so "
-                + "the git tools have nothing to read here. A repository made since is used from Quiver's next start.");
+        SessionRepository opened = SessionRepository.open(workspace,
+                "the git tools have nothing to read here. A repository made since is used from Quiver's next start.");
+        return new GitRepo(workspace, opened.repository(), opened.prefix());
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.quiver.tools.git;
+package dev.quiver.tools.git.repository;
 
 import java.io.File;
 import java.io.InputStream;
@@ -14,13 +14,13 @@ import org.eclipse.jgit.util.ProcessResult;
  * drivers ({@code filter.<name>.clean}) are programs, and the git tools run none of them. Hooks read
  * as absent; anything else that would start a process fails instead.
  */
-final class NoProcessFS {
+public final class NoProcessFS {
 
     /**
      * The one instance every git tool opens its repository with. POSIX only, as Quiver is (its jail
      * and sandbox need a POSIX system).
      */
-    static final FS INSTANCE = new Posix(FS.DETECTED);
+    public static final FS INSTANCE = new Posix(FS.DETECTED);
 
     private static final ProcessResult NO_HOOK = new ProcessResult(ProcessResult.Status.NOT_PRESENT);
 

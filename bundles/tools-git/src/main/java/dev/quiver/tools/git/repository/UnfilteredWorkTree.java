@@ -1,4 +1,4 @@
-package dev.quiver.tools.git;
+package dev.quiver.tools.git.repository;
 
 import java.io.File;
 import org.eclipse.jgit.lib.Repository;
@@ -10,12 +10,12 @@ import org.eclipse.jgit.util.FS;
 /**
  * The working tree as git reads it, except that clean filter drivers ({@code filter.<name>.clean}) are
  * not run: content is read as it is on disk, with line-ending conversion still applied. That is what git
- * itself does when a filter that is not {@code required} fails; {@link GitCommitTool} refuses files whose
+ * itself does when a filter that is not {@code required} fails; git_commit refuses files whose
  * filter is required. Subfolders are read the same way.
  */
-final class UnfilteredWorkTree extends FileTreeIterator {
+public final class UnfilteredWorkTree extends FileTreeIterator {
 
-    UnfilteredWorkTree(Repository repository) {
+    public UnfilteredWorkTree(Repository repository) {
         super(repository);
     }
 
