@@ -173,7 +173,7 @@ class TrustBoundaryEndToEndTest {
         Path workspace = Files.createDirectories(temp.resolve("ws"));
         QuiverProcess.userConfig(workspace, "{\"permission\": {\"bash\": \"allow\"}}");
         Path policy = installation.resolve("conf/managed.json");
-        Files.writeString(policy, "{\n  \"permission\": {\n    \"bash\": {\"npm publish*\": \"deny\"},\n  }\n}\n");
+        Files.writeString(policy, "{\n  \"permission\": {\n    \"bash\": {\"npm publish*\": \"deny\"},\n    deny\n  }\n}\n");
         Run broken = QuiverProcess.run(installation, workspace, Map.of(), "", "check", "bash", "{\"command\":\"ls\"}");
         assertEquals(1, broken.exitCode(), broken.stdout() + broken.stderr());
         assertTrue(broken.stderr().contains(policy.toString()) && broken.stderr().contains("line 4"), broken.stderr());

@@ -153,7 +153,11 @@ public class CatalogPlatform implements Platform, TrustPolicy, SessionListener {
         }
         Object value;
         try {
-            value = new com.fasterxml.jackson.databind.ObjectMapper().readValue(file.toFile(), Object.class);
+            // comments and trailing commas as in every config file Quiver reads
+            value = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                    .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS,
+                            com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA)
+                    .build().readValue(file.toFile(), Object.class);
         } catch (IOException e) {
             return new Policy(List.of(), settings.enforce(), List.of("The installation's catalogue list " + file
                     + " is not valid JSON (" + e.getMessage() + "); no catalogue of the installation applies."));

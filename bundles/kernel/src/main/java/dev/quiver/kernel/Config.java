@@ -260,7 +260,7 @@ final class Config {
             return Optional.empty();
         }
         try {
-            JsonNode root = Json.MAPPER.readTree(text(file));
+            JsonNode root = Json.CONFIG.readTree(text(file));
             if (root == null || !root.isObject()) {
                 problems.add("The managed policy " + file + " is not a JSON object.");
                 return Optional.empty();
@@ -313,7 +313,7 @@ final class Config {
 
     private Optional<JsonNode> parseOrdinary(Path file, Text text) {
         try {
-            JsonNode root = Json.MAPPER.readTree(text.read());
+            JsonNode root = Json.CONFIG.readTree(text.read());
             if (root == null || !root.isObject()) {
                 warnings.add("Config file " + file + " is not a JSON object; ignoring it.");
                 return Optional.empty();

@@ -1,6 +1,7 @@
 package dev.quiver.kernel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -13,6 +14,12 @@ import java.util.Optional;
 final class Json {
 
     static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    /**
+     * Config files: JSON with {@code //} and {@code /* *\/} comments and trailing commas, as opencode's
+     * JSONC and VS Code-style settings are written; a comment must not make a whole file ignored.
+     */
+    static final ObjectMapper CONFIG = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA).build();
 
     private Json() {
     }

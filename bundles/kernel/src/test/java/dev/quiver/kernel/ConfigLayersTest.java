@@ -126,7 +126,8 @@ class ConfigLayersTest {
 
     @Test
     void aManagedPolicyThatCannotBeReadStopsTheStartNamingFileAndLine() throws Exception {
-        Files.writeString(managed, "{\n  \"permission\": {\n    \"bash\": \"deny\",\n  }\n}");
+        // a trailing comma or a comment is accepted (JSONC); a bare word is not
+        Files.writeString(managed, "{\n  \"permission\": {\n    \"bash\": \"deny\",\n    oops\n  }\n}");
         HostException broken = assertThrows(HostException.class, this::load);
         assertTrue(broken.getMessage().contains(managed.toString()) && broken.getMessage().contains("line 4"),
                 broken.getMessage());

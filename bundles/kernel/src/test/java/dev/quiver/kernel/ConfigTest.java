@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -64,5 +65,21 @@ class ConfigTest {
     void aMissingExplicitFileIsReported() {
         Config config = Config.load(Optional.of(temp.resolve("nope.json")), temp, environment());
         assertTrue(config.warnings().get(0).contains("does not exist"), config.warnings().toString());
+    }
+
+    @Test
+    void commentsAndTrailingCommasAreReadAsJsoncIsWritten() throws Exception {
+        Files.createDirectories(temp.resolve("xdg/quiver"));
+        Files.writeString(temp.resolve("xdg/quiver/config.json"), """
+                // the user's settings
+                {
+                  "model": "openai/user", /* the default */
+                  "toolTimeout": 7, // seconds
+                }
+                """);
+        Config config = Config.load(Optional.empty(), Files.createDirectories(temp.resolve("ws")), environment());
+        assertEquals(List.of(), config.warnings());
+        assertEquals(Optional.of("openai/user"), config.text("model"));
+        assertEquals(Optional.of(7L), config.positiveNumber("toolTimeout"));
     }
 }
