@@ -219,4 +219,16 @@ class StdioOrderingTest {
         }
         assertEquals(appended, Files.readAllLines(workspace.resolve("log.txt")), "the waiting calls ran in order");
     }
+
+    @Test
+    void aLineWithGarbageAfterTheMessageIsAParseErrorAndTheServerReadsOn() throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}garbage\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"ping\"}\n");
+        JsonNode refused = next();
+        assertTrue(refused.path("id").isNull(), refused.toString());
+        assertEquals(-32700, refused.path("error").path("code").asInt(), refused.toString());
+        JsonNode pong = next();
+        assertEquals("q", pong.path("id").asText());
+        assertTrue(pong.has("result"), pong.toString());
+    }
 }
