@@ -17,16 +17,24 @@ import org.slf4j.LoggerFactory;
  * The {@code tools/call} requests of one connection, run one at a time in arrival order. The
  * transport hands each call over from its reading thread as it arrives; a worker of the pool shared
  * by all connections runs the oldest, then hands the queue back to the pool, so one connection
- * never holds more than one worker and never starves the others. Past {@link #LIMIT} waiting calls
- * a new one is refused at once with "server busy" ({@link #submit}, for HTTP, where each request
- * arrives on its own), or its reader waits for room ({@link #put}, for stdio, where the pipe holds
- * the rest of what the client sent, so a script that pipelines thousands of calls loses none).
+ * never holds more than one worker and never starves the others.
+ *
+ * <p>Two bounds, one per transport. Over HTTP, where each request arrives on its own, a call past
+ * {@link #LIMIT} waiting ones is refused at once with "server busy" ({@link #submit}). On stdio
+ * the reader must keep reading, or a {@code ping} or {@code notifications/cancelled} sent behind
+ * the calls would wait for them; so {@link #put} takes calls up to {@link #READER_LIMIT} of them
+ * or {@link #READER_BYTES} of request JSON, and only past that makes the reader wait for room
+ * (the pipe holds the rest, so a script that pipelines calls loses none).
  */
 final class CallQueue {
 
     private static final Logger LOG = LoggerFactory.getLogger(CallQueue.class);
-    /** Calls that may wait behind the running one; each holds its arguments (up to 4 MiB) meanwhile. */
+    /** Calls that may wait behind the running one over HTTP; each holds its connection meanwhile. */
     static final int LIMIT = 32;
+    /** Calls that may wait on stdio before the reader waits for room: far more than a script pipelines. */
+    static final int READER_LIMIT = 4096;
+    /** The request JSON that may wait on stdio; a call of any accepted size fits an empty queue. */
+    static final long READER_BYTES = 64L * 1024 * 1024;
     /** The JSON-RPC error code of "server busy" (the implementation-defined server error range). */
     static final int BUSY = -32000;
     /** The JSON-RPC error code of a call cancelled while it waited (as LSP's RequestCancelled). */
@@ -39,11 +47,12 @@ final class CallQueue {
         void refuse(int code, String message);
     }
 
-    private record Entry(String id, Call call) {
+    private record Entry(String id, Call call, long bytes) {
     }
 
     private final Executor workers;
     private final ArrayDeque<Entry> waiting = new ArrayDeque<>();
+    private long waitingBytes;
     private String running;
     private boolean scheduled;
     private boolean closed;
@@ -53,24 +62,16 @@ final class CallQueue {
     }
 
     /**
-     * Queues a call behind the earlier ones of this connection, or refuses it (busy, closed) through
-     * {@link Call#refuse} before returning.
+     * Queues a call behind the earlier ones of this connection, or refuses it (busy past
+     * {@link #LIMIT}, closed) through {@link Call#refuse} before returning.
      */
     void submit(Object requestId, Call call) {
-        String refusal = null;
+        String refusal;
         synchronized (this) {
-            if (closed) {
-                refusal = "The connection is closing; the call did not run.";
-            } else if (waiting.size() >= LIMIT) {
-                refusal = "Server busy: " + waiting.size() + " calls are queued on this connection; wait for "
-                        + "their answers before sending more.";
-            } else {
-                waiting.add(new Entry(key(requestId), call));
-                if (!scheduled && !schedule()) {
-                    refusal = "The server is stopping; the call did not run.";
-                    waiting.removeLast();
-                }
-            }
+            refusal = waiting.size() >= LIMIT && !closed
+                    ? "Server busy: " + waiting.size() + " calls are queued on this connection; wait for "
+                            + "their answers before sending more."
+                    : add(new Entry(key(requestId), call, 0));
         }
         if (refusal != null) {
             call.refuse(BUSY, refusal);
@@ -78,21 +79,47 @@ final class CallQueue {
     }
 
     /**
-     * Queues a call, first waiting while {@link #LIMIT} calls wait already; refuses it (closed,
-     * stopping, interrupted) through {@link Call#refuse} before returning.
+     * Queues a call of {@code bytes} of request JSON, first waiting while the queue holds
+     * {@link #READER_LIMIT} calls or has no room for the bytes; refuses it (closed, stopping,
+     * interrupted) through {@link Call#refuse} before returning.
      */
-    void put(Object requestId, Call call) {
+    void put(Object requestId, long bytes, Call call) {
+        String refusal;
         synchronized (this) {
             try {
-                while (!closed && waiting.size() >= LIMIT) {
+                while (!closed && (waiting.size() >= READER_LIMIT
+                        || !waiting.isEmpty() && waitingBytes + bytes > READER_BYTES)) {
                     wait();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 closed = true;
             }
+            refusal = add(new Entry(key(requestId), call, bytes));
         }
-        submit(requestId, call);
+        if (refusal != null) {
+            call.refuse(BUSY, refusal);
+        }
+    }
+
+    /** Under the lock: queues the entry and makes sure a worker comes; the refusal when it will not run. */
+    private String add(Entry entry) {
+        if (closed) {
+            return "The connection is closing; the call did not run.";
+        }
+        waiting.add(entry);
+        waitingBytes += entry.bytes();
+        if (!scheduled && !schedule()) {
+            removed(waiting.removeLast());
+            return "The server is stopping; the call did not run.";
+        }
+        return null;
+    }
+
+    /** Under the lock: an entry left the queue, so a reader waiting in put may find room. */
+    private void removed(Entry entry) {
+        waitingBytes -= entry.bytes();
+        notifyAll();
     }
 
     /** Under the lock: hands the queue to a worker; false when the pool is shut down. */
@@ -110,7 +137,9 @@ final class CallQueue {
         Entry next;
         synchronized (this) {
             next = waiting.poll();
-            notifyAll(); // a reader waiting for room in put
+            if (next != null) {
+                removed(next);
+            }
             running = next == null ? null : next.id();
             if (next == null) {
                 scheduled = false;
@@ -150,7 +179,7 @@ final class CallQueue {
                 Entry entry = it.next();
                 if (entry.id().equals(id)) {
                     it.remove();
-                    notifyAll();
+                    removed(entry);
                     dropped = entry;
                     break;
                 }
@@ -178,6 +207,7 @@ final class CallQueue {
         synchronized (this) {
             refused = new ArrayDeque<>(waiting);
             waiting.clear();
+            waitingBytes = 0;
             notifyAll();
         }
         for (Entry entry : refused) {

@@ -16,7 +16,9 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,6 +29,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,17 +39,21 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>the request line and headers must arrive within {@link #HEADER_TIMEOUT} of the connection
- *       and fit in {@link #MAX_HEADER_BYTES} (else 408 / 431);</li>
+ *       and fit in {@link #MAX_HEADER_BYTES} (else 408 / 431); lines may end with CRLF or a bare
+ *       LF, which HTTP/1.1 asks servers to tolerate;</li>
  *   <li>the {@link Gate} sees the headers before any byte of the body is read: an unauthorized
  *       request is answered (401) without its body;</li>
  *   <li>the body needs a {@code Content-Length} of at most {@link JsonRpcErrors#MAX_MESSAGE_BYTES}
- *       (else 411 / 413) and must arrive within {@link #BODY_TIMEOUT} of the headers (else 408);</li>
- *   <li>at most {@link #MAX_READING} connections are read at once and at most
- *       {@link #HANDLER_QUEUE} complete requests wait for a handler; past either the connection is
- *       refused (closed, or 503).</li>
+ *       (else 411 / 413) and must arrive within {@link #BODY_TIMEOUT} of the headers (else 408);
+ *       its buffer grows as its bytes arrive, so a length announced and never sent costs nothing;</li>
+ *   <li>at most {@link #MAX_READING} connections are read at once. A new one past that closes the
+ *       connection that has been reading its headers longest: one not yet authorized, so clients
+ *       without the token cannot crowd out those with it. Only when all are authorized requests
+ *       reading their bodies is the new connection closed instead;</li>
+ *   <li>at most {@link #HANDLER_QUEUE} complete requests wait for a handler (else 503).</li>
  * </ul>
  *
- * A stalled client so costs a socket and a buffer until its timeout, never a thread.
+ * A stalled client so costs a socket and a small buffer until its timeout, never a thread.
  */
 final class HttpListener implements AutoCloseable {
 
@@ -61,7 +68,6 @@ final class HttpListener implements AutoCloseable {
     static final int MAX_READING = 512;
     static final int HANDLER_THREADS = 8;
     static final int HANDLER_QUEUE = 64;
-    private static final byte[] END_OF_HEAD = {'\r', '\n', '\r', '\n'};
 
     /** Looks at a request's headers before its body is read. */
     interface Gate {
@@ -86,21 +92,32 @@ final class HttpListener implements AutoCloseable {
     private final Set<HttpReply> replies = ConcurrentHashMap.newKeySet();
     private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
     private final Thread reader;
+    /** The connections being read, oldest first; only the reader thread touches it. */
+    private final Set<Incoming> connections = new LinkedHashSet<>();
+    /** Requests reading their bodies, and the bytes their buffers hold (for tests and logs). */
+    private final AtomicInteger readingBodies = new AtomicInteger();
+    private final AtomicLong bodyBytes = new AtomicLong();
     private volatile boolean closed;
 
     /** A connection being read: its head, then its body, each against a deadline. */
     private static final class Incoming {
-        final SocketChannel channel;
-        final ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
+        final SelectionKey key;
+        ByteArrayOutputStream head = new ByteArrayOutputStream(1024);
         long deadline;
+        /** Set once the gate let the headers through: from then on the connection is authorized. */
         HttpRequest request;
-        byte[] body;
+        long bodyLength;
+        byte[] body = new byte[0];
         int bodyRead;
         boolean draining;
 
-        Incoming(SocketChannel channel, long deadline) {
-            this.channel = channel;
+        Incoming(SelectionKey key, long deadline) {
+            this.key = key;
             this.deadline = deadline;
+        }
+
+        SocketChannel channel() {
+            return (SocketChannel) key.channel();
         }
     }
 
@@ -169,16 +186,30 @@ final class HttpListener implements AutoCloseable {
     private void accept() throws IOException {
         SocketChannel channel;
         while ((channel = server.accept()) != null) {
-            if (selector.keys().size() > MAX_READING) {
-                LOG.debug("Refusing an MCP HTTP connection: {} are being read", MAX_READING);
+            if (connections.size() >= MAX_READING && !evictOldestUnauthorized()) {
+                LOG.debug("Refusing an MCP HTTP connection: {} authorized requests are being read", MAX_READING);
                 channel.close();
                 continue;
             }
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            channel.register(selector, SelectionKey.OP_READ,
-                    new Incoming(channel, System.nanoTime() + HEADER_TIMEOUT.toNanos()));
+            SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+            Incoming in = new Incoming(key, System.nanoTime() + HEADER_TIMEOUT.toNanos());
+            key.attach(in);
+            connections.add(in);
         }
+    }
+
+    /** Closes the connection that has been reading its headers longest; false when every one is authorized. */
+    private boolean evictOldestUnauthorized() {
+        for (Incoming in : connections) {
+            if (in.request == null) {
+                LOG.debug("Closing the oldest unauthorized MCP HTTP connection: {} are being read", MAX_READING);
+                drop(in.key);
+                return true;
+            }
+        }
+        return false;
     }
 
     private void read(SelectionKey key, List<Incoming> complete) {
@@ -186,7 +217,7 @@ final class HttpListener implements AutoCloseable {
         int n;
         readBuffer.clear();
         try {
-            n = in.channel.read(readBuffer);
+            n = in.channel().read(readBuffer);
         } catch (IOException e) {
             drop(key);
             return;
@@ -201,40 +232,66 @@ final class HttpListener implements AutoCloseable {
         byte[] bytes = readBuffer.array();
         int offset = 0;
         if (in.request == null) {
-            int searchFrom = Math.max(0, in.head.size() - 3);
+            int searchFrom = Math.max(0, in.head.size() - 2);
             in.head.write(bytes, 0, n);
             byte[] head = in.head.toByteArray();
-            int end = indexOf(head, END_OF_HEAD, searchFrom);
-            if (end < 0) {
-                if (head.length > MAX_HEADER_BYTES) {
-                    refuse(key, 431, "the request headers are larger than " + MAX_HEADER_BYTES / 1024 + " KiB");
-                }
-                return;
-            }
-            if (end + END_OF_HEAD.length > MAX_HEADER_BYTES) {
+            int bodyStart = bodyStart(head, searchFrom);
+            if (bodyStart < 0 ? head.length > MAX_HEADER_BYTES : bodyStart > MAX_HEADER_BYTES) {
                 refuse(key, 431, "the request headers are larger than " + MAX_HEADER_BYTES / 1024 + " KiB");
                 return;
             }
-            if (!startBody(key, in, new String(head, 0, end, StandardCharsets.ISO_8859_1))) {
+            if (bodyStart < 0 || !startBody(key, in, new String(head, 0, bodyStart, StandardCharsets.ISO_8859_1))) {
                 return;
             }
             // what came after the head is the start of the body
             bytes = head;
-            offset = end + END_OF_HEAD.length;
+            offset = bodyStart;
             n = head.length;
         }
-        int take = Math.min(n - offset, in.body.length - in.bodyRead);
-        System.arraycopy(bytes, offset, in.body, in.bodyRead, Math.max(0, take));
-        in.bodyRead += Math.max(0, take);
-        if (in.bodyRead == in.body.length) {
+        appendBody(in, bytes, offset, (int) Math.min(n - offset, in.bodyLength - in.bodyRead));
+        if (in.bodyRead == in.bodyLength) {
+            forget(in);
             key.cancel();
             complete.add(in);
         }
     }
 
+    /**
+     * Where the body starts: after the first empty line, whose line ends are CRLF or a bare LF
+     * (RFC 9112 2.2 lets a server accept those); -1 while the head is incomplete.
+     */
+    private static int bodyStart(byte[] head, int from) {
+        for (int i = from; i < head.length - 1; i++) {
+            if (head[i] == '\n') {
+                if (head[i + 1] == '\n') {
+                    return i + 2;
+                }
+                if (head[i + 1] == '\r' && i + 2 < head.length && head[i + 2] == '\n') {
+                    return i + 3;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Copies arrived body bytes, growing the buffer by what arrived (doubling), never past Content-Length. */
+    private void appendBody(Incoming in, byte[] bytes, int offset, int count) {
+        if (count <= 0) {
+            return;
+        }
+        int needed = in.bodyRead + count;
+        if (needed > in.body.length) {
+            int grown = (int) Math.min(in.bodyLength, Math.max(needed, 2L * in.body.length));
+            bodyBytes.addAndGet(grown - in.body.length);
+            in.body = Arrays.copyOf(in.body, grown);
+        }
+        System.arraycopy(bytes, offset, in.body, in.bodyRead, count);
+        in.bodyRead = needed;
+    }
+
     /** Parses the head, asks the gate and sizes the body; false when the request was answered instead. */
     private boolean startBody(SelectionKey key, Incoming in, String head) {
-        String[] lines = head.split("\r\n");
+        String[] lines = head.split("\r?\n"); // the empty line ending the head is dropped
         String[] start = lines[0].split(" ");
         if (start.length != 3 || !start[2].startsWith("HTTP/1.")) {
             refuse(key, 400, "the request line is not \"METHOD /path HTTP/1.1\"");
@@ -286,19 +343,21 @@ final class HttpListener implements AutoCloseable {
             return false;
         }
         in.request = request;
-        in.body = new byte[(int) length];
+        in.head = null;
+        in.bodyLength = length;
         in.deadline = System.nanoTime() + BODY_TIMEOUT.toNanos();
+        readingBodies.incrementAndGet();
         return true;
     }
 
     private void dispatch(Incoming in) {
         HttpReply[] reply = new HttpReply[1];
         // tracked for the write watchdog until it closes
-        reply[0] = new HttpReply(in.channel, () -> replies.remove(reply[0]));
+        reply[0] = new HttpReply(in.channel(), () -> replies.remove(reply[0]));
         replies.add(reply[0]);
         HttpRequest request = in.request.withBody(in.body);
         try {
-            in.channel.configureBlocking(true);
+            in.channel().configureBlocking(true);
             handlers.execute(() -> {
                 try {
                     handler.handle(request, reply[0]);
@@ -326,11 +385,11 @@ final class HttpListener implements AutoCloseable {
     private void expire() {
         long now = System.nanoTime();
         for (SelectionKey key : selector.keys()) {
-            if (key.attachment() instanceof Incoming in && now - in.deadline > 0) {
+            if (key.isValid() && key.attachment() instanceof Incoming in && now - in.deadline > 0) {
                 if (!in.draining) {
                     LOG.debug("Closing an MCP HTTP connection: its {} did not arrive in time",
                             in.request == null ? "headers" : "body");
-                    send(in.channel, HttpReply.json(408, Map.of(), "{\"error\":\"request timeout: the "
+                    send(in.channel(), HttpReply.json(408, Map.of(), "{\"error\":\"request timeout: the "
                             + (in.request == null ? "headers" : "body") + " did not arrive within "
                             + (in.request == null ? HEADER_TIMEOUT : BODY_TIMEOUT).toSeconds() + " s\"}"));
                 }
@@ -356,9 +415,9 @@ final class HttpListener implements AutoCloseable {
      */
     private void linger(SelectionKey key, byte[] response) {
         Incoming in = (Incoming) key.attachment();
-        send(in.channel, response);
+        send(in.channel(), response);
         try {
-            in.channel.shutdownOutput();
+            in.channel().shutdownOutput();
         } catch (IOException e) {
             drop(key);
             return;
@@ -376,7 +435,10 @@ final class HttpListener implements AutoCloseable {
         }
     }
 
-    private static void drop(SelectionKey key) {
+    private void drop(SelectionKey key) {
+        if (key.attachment() instanceof Incoming in) {
+            forget(in);
+        }
         key.cancel();
         try {
             key.channel().close();
@@ -385,26 +447,26 @@ final class HttpListener implements AutoCloseable {
         }
     }
 
-    private static int indexOf(byte[] data, byte[] pattern, int from) {
-        outer:
-        for (int i = from; i <= data.length - pattern.length; i++) {
-            for (int j = 0; j < pattern.length; j++) {
-                if (data[i + j] != pattern[j]) {
-                    continue outer;
-                }
-            }
-            return i;
+    /** The connection is no longer read: it completed or closed. Safe to call twice. */
+    private void forget(Incoming in) {
+        if (connections.remove(in) && in.request != null) {
+            readingBodies.decrementAndGet();
+            bodyBytes.addAndGet(-in.body.length);
         }
-        return -1;
     }
 
     private static String abbreviate(String text) {
         return text == null ? "" : text.length() > 80 ? text.substring(0, 80) + "..." : text;
     }
 
-    /** Connections being read now (for tests and logs). */
-    int reading() {
-        return Math.max(0, selector.keys().size() - 1);
+    /** Requests whose headers were let through and whose bodies are being read (for tests and logs). */
+    int readingBodies() {
+        return readingBodies.get();
+    }
+
+    /** The bytes the buffers of those bodies hold (for tests and logs). */
+    long bodyBytes() {
+        return bodyBytes.get();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.quiver.mcp.server;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quiver.mcp.Json;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -11,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * Checks one incoming JSON-RPC text before the SDK sees it, and writes the error answers for what
- * cannot be handled: text that is not JSON (-32700), JSON that is not one JSON-RPC 2.0 message
+ * cannot be handled: text that is not one JSON value (-32700, also for anything after the value), JSON that is not one JSON-RPC 2.0 message
  * (-32600), and messages over the size limit (-32600). The error carries the request's id when it
  * can be read, and {@code null} otherwise, as JSON-RPC asks.
  */
@@ -19,6 +21,9 @@ final class JsonRpcErrors {
 
     /** The largest message accepted on either transport. */
     static final int MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+    /** Reads exactly one JSON value: {@code {...}garbage} is not a message, only whitespace may follow. */
+    private static final ObjectReader ONE_VALUE = Json.MAPPER.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*(-?\\d{1,18}|\"(?:[^\"\\\\]|\\\\.){0,200}\")");
 
     /**
@@ -36,7 +41,7 @@ final class JsonRpcErrors {
     static Checked check(String text) {
         JsonNode node;
         try {
-            node = Json.MAPPER.readTree(text);
+            node = ONE_VALUE.readTree(text);
         } catch (Exception e) {
             return new Checked(null, error(null, ErrorCodes.PARSE_ERROR, "Parse error: the message is not valid JSON ("
                     + firstLine(e.getMessage()) + ")."));

@@ -84,7 +84,7 @@ final class StdioServer implements AutoCloseable {
             } else {
                 String text = line.toString(StandardCharsets.UTF_8).strip();
                 if (!text.isEmpty()) {
-                    dispatch(text);
+                    dispatch(text, line.size());
                 }
             }
             if (b == -1) {
@@ -113,7 +113,7 @@ final class StdioServer implements AutoCloseable {
         }
     }
 
-    private void dispatch(String text) {
+    private void dispatch(String text, int bytes) {
         JsonRpcErrors.Checked checked = JsonRpcErrors.check(text);
         if (checked.error() != null) {
             write(checked.error());
@@ -138,8 +138,8 @@ final class StdioServer implements AutoCloseable {
             }
             inFlight.incrementAndGet();
             if (McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
-                // a full queue stops this reader, and the pipe holds what the client sends meanwhile
-                service.queueWaiting(request.id(), new QueuedCall(request));
+                // only a queue full by the reader's bounds stops this reader; the pipe holds the rest
+                service.queueWaiting(request.id(), bytes, new QueuedCall(request));
                 return;
             }
         }

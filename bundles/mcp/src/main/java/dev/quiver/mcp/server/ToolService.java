@@ -156,9 +156,12 @@ final class ToolService implements AutoCloseable {
         calls.submit(requestId, call);
     }
 
-    /** As {@link #queue}, but waits for room in a full queue instead of refusing: the stdio reader's way. */
-    void queueWaiting(Object requestId, CallQueue.Call call) {
-        calls.put(requestId, call);
+    /**
+     * As {@link #queue}, with the stdio reader's larger bounds: past them it waits for room instead
+     * of refusing. {@code bytes} is the size of the request's JSON.
+     */
+    void queueWaiting(Object requestId, long bytes, CallQueue.Call call) {
+        calls.put(requestId, bytes, call);
     }
 
     /** The request handlers besides {@code initialize}; {@code tools/call} must come through {@link #queue}. */

@@ -8,21 +8,30 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The HTTP transport on a real loopback port: stalled and oversized requests cost no thread, are
  * closed after their timeout, and do not keep a well-behaved client from its answer; a request
- * without the token is refused on its headers alone.
+ * without the token is refused on its headers alone and cannot crowd out one with it; a body's
+ * buffer holds what arrived, not what was announced.
  */
 class HttpLimitsTest {
 
@@ -155,5 +165,149 @@ class HttpLimitsTest {
         String lengthRequired = readToEnd(chunked);
         assertTrue(lengthRequired.startsWith("HTTP/1.1 411 ") && lengthRequired.contains("Content-Length"),
                 lengthRequired);
+    }
+
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+    /**
+     * Keeps {@code count} connections open that each sent one byte, opening a new one whenever the
+     * server closes one, until stopped; counts the closes it saw.
+     */
+    private final class OneByteFlood implements AutoCloseable {
+        final AtomicInteger closedByServer = new AtomicInteger();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final Thread thread;
+        private final Selector selector;
+
+        OneByteFlood(int count) throws IOException {
+            selector = Selector.open();
+            for (int i = 0; i < count; i++) {
+                openOne();
+            }
+            thread = new Thread(this::run, "one-byte-flood");
+            thread.start();
+        }
+
+        private void openOne() throws IOException {
+            SocketChannel channel = SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    server.port()));
+            channel.write(ByteBuffer.wrap(new byte[] {'P'}));
+            channel.configureBlocking(false);
+            channel.register(selector, SelectionKey.OP_READ);
+        }
+
+        private void run() {
+            ByteBuffer buffer = ByteBuffer.allocate(4096);
+            try {
+                while (!stop.get()) {
+                    selector.select(100);
+                    for (SelectionKey key : selector.selectedKeys()) {
+                        buffer.clear();
+                        int n;
+                        try {
+                            n = ((SocketChannel) key.channel()).read(buffer);
+                        } catch (IOException e) {
+                            n = -1;
+                        }
+                        if (n < 0) {
+                            key.cancel();
+                            key.channel().close();
+                            closedByServer.incrementAndGet();
+                            openOne();
+                        }
+                    }
+                    selector.selectedKeys().clear();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            stop.set(true);
+            thread.join(30_000);
+            for (SelectionKey key : selector.keys()) {
+                key.channel().close();
+            }
+            selector.close();
+        }
+    }
+
+    @Test
+    void sixHundredOneByteConnectionsWithoutATokenDoNotLockOutAClientWithIt() throws Exception {
+        int flooding = 600;
+        try (OneByteFlood flood = new OneByteFlood(flooding)) {
+            long deadline = System.currentTimeMillis() + 60_000;
+            // more than the server reads at once: it has closed the oldest to make room
+            while (flood.closedByServer.get() < flooding - HttpListener.MAX_READING
+                    && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(flood.closedByServer.get() >= flooding - HttpListener.MAX_READING,
+                    "the server closed " + flood.closedByServer.get() + " of the flood");
+            HttpClient http = HttpClient.newBuilder().executor(Executors.newSingleThreadExecutor()).build();
+            String initialized = post(http, null, INITIALIZE);
+            String session = initialized.substring(0, initialized.indexOf('\n'));
+            post(http, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+            String pong = post(http, session, "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
+            assertTrue(pong.contains("\"id\":\"p\"") && pong.contains("\"result\":{}"), pong);
+        }
+    }
+
+    @Test
+    void aBodyBufferHoldsWhatArrivedNotWhatContentLengthAnnounced() throws Exception {
+        int announced = JsonRpcErrors.MAX_MESSAGE_BYTES;
+        try (HttpListener listener = new HttpListener(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                head -> null, (request, reply) -> reply.send(200, "text/plain",
+                        request.body().length + " " + Arrays.hashCode(request.body())))) {
+            List<Socket> waiting = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                Socket socket = new Socket(InetAddress.getLoopbackAddress(), listener.port());
+                sockets.add(socket);
+                send(socket, "POST /mcp HTTP/1.1\r\nContent-Length: " + announced + "\r\n\r\n" + "x".repeat(i));
+                waiting.add(socket);
+            }
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (listener.readingBodies() < 20 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(20, listener.readingBodies());
+            // allocated by the announcement, it would be 20 x 4 MiB; by what arrived, under 200 bytes
+            assertTrue(listener.bodyBytes() < 1024, listener.bodyBytes() + " bytes held for 190 bytes of bodies");
+            byte[] body = new byte[announced];
+            Arrays.fill(body, (byte) 'x');
+            Socket last = waiting.get(19);
+            for (int offset = 19; offset < announced; offset += 100_000) {
+                last.getOutputStream().write(body, offset, Math.min(100_000, announced - offset));
+            }
+            last.getOutputStream().flush();
+            String response = readToEnd(last);
+            assertTrue(response.startsWith("HTTP/1.1 200 ") && response.endsWith("\r\n\r\n" + announced + " "
+                    + Arrays.hashCode(body)), response.substring(0, Math.min(300, response.length())));
+        }
+    }
+
+    @Test
+    void aRequestWithBareLineFeedsIsServedLikeOneWithCarriageReturns() throws Exception {
+        Socket socket = open();
+        send(socket, "POST /mcp HTTP/1.1\nHost: 127.0.0.1\nAuthorization: Bearer " + server.token()
+                + "\nContent-Type: application/json\nAccept: application/json, text/event-stream\nContent-Length: "
+                + INITIALIZE.length() + "\n\n" + INITIALIZE);
+        String response = readToEnd(socket);
+        assertTrue(response.startsWith("HTTP/1.1 200 ") && response.contains("Mcp-Session-Id: ")
+                && response.contains("\"protocolVersion\":\"2025-06-18\""), response);
+    }
+
+    @Test
+    void aBodyWithGarbageAfterTheJsonIsAParseErrorNotAPing() throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}garbage";
+        Socket socket = open();
+        send(socket, "POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + server.token()
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + "Mcp-Session-Id: none\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+        String response = readToEnd(socket);
+        assertTrue(response.startsWith("HTTP/1.1 400 ") && response.contains("\"code\":-32700"), response);
     }
 }

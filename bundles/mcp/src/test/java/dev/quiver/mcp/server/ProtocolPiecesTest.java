@@ -39,6 +39,12 @@ class ProtocolPiecesTest {
         assertEquals(-32600, error("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}").path("error").path("code").asInt());
         assertEquals(-32602, error("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":[1]}").path("error").path("code")
                 .asInt());
+        JsonNode trailing = error("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}garbage");
+        assertEquals(-32700, trailing.path("error").path("code").asInt(), "anything after the message: " + trailing);
+        assertEquals(-32700, error("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}{}").path("error").path("code")
+                .asInt());
+        assertNotNull(JsonRpcErrors.check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} \t").message(),
+                "whitespace after the message is fine");
         assertNotNull(JsonRpcErrors.check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").message());
         assertTrue(JsonRpcErrors.check("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").message()
                 instanceof McpSchema.JSONRPCNotification);

@@ -158,7 +158,7 @@ class StdioOrderingTest {
         for (int i = 0; i < calls; i++) {
             JsonNode answer = byId.get(i);
             assertNotNull(answer, "call " + i + " got no answer");
-            // stdio refuses none: a full queue stops the reader and the pipe holds the rest
+            // stdio refuses none: 3,000 small calls are within the reader's bounds
             assertEquals("appended", text(answer), answer.toString());
             ran.add(i);
         }
@@ -190,5 +190,45 @@ class StdioOrderingTest {
         send(call("after", "read", "{\"path\":\"missing.txt\"}"));
         assertEquals("after", next().path("id").asText());
         assertFalse(Files.exists(workspace.resolve("log.txt")), "the cancelled call ran");
+    }
+
+    @Test
+    void behindFortyWaitingCallsAPingIsAnsweredAndACancelInterruptsTheRunningCall() throws Exception {
+        send(call("long", "block", "{}"));
+        while (kernel.running.get() == 0) {
+            Thread.sleep(5); // until the long call runs
+        }
+        StringBuilder behind = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            behind.append(call(i, "append", "{\"text\":\"" + i + "\"}"));
+        }
+        send(behind + "{\"jsonrpc\":\"2.0\",\"id\":\"ping\",\"method\":\"ping\"}\n");
+        // the long call never ends by itself, so nothing else could answer first
+        JsonNode ping = next();
+        assertEquals("ping", ping.path("id").asText(), "the ping waited behind the calls: " + ping);
+        assertTrue(ping.has("result"), ping.toString());
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"long\"}}\n");
+        JsonNode interrupted = next();
+        assertEquals("long", interrupted.path("id").asText());
+        assertEquals("interrupted", text(interrupted));
+        List<String> appended = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            JsonNode answer = next();
+            assertEquals(i, answer.path("id").asInt(), answer.toString());
+            appended.add(Integer.toString(i));
+        }
+        assertEquals(appended, Files.readAllLines(workspace.resolve("log.txt")), "the waiting calls ran in order");
+    }
+
+    @Test
+    void aLineWithGarbageAfterTheMessageIsAParseErrorAndTheServerReadsOn() throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}garbage\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"ping\"}\n");
+        JsonNode refused = next();
+        assertTrue(refused.path("id").isNull(), refused.toString());
+        assertEquals(-32700, refused.path("error").path("code").asInt(), refused.toString());
+        JsonNode pong = next();
+        assertEquals("q", pong.path("id").asText());
+        assertTrue(pong.has("result"), pong.toString());
     }
 }
