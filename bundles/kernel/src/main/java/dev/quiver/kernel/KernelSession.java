@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -56,6 +57,11 @@ final class KernelSession implements Session {
     private final CallChain chain;
     private final ToolSets toolSets;
     private volatile Optional<ModelChoice> model;
+    /**
+     * The base URL the start gave the model's provider ({@code --base-url} or {@code baseUrl}): a switch
+     * to another model of that provider, even after another provider's, talks to the same server.
+     */
+    private final Map<String, String> startBaseUrls = new java.util.HashMap<>();
     /** Why the configured model cannot be used (a bad name, one the managed policy does not allow). */
     private Optional<String> modelProblem = Optional.empty();
     private final SessionStore store;
@@ -109,6 +115,7 @@ final class KernelSession implements Session {
             chosen = Optional.empty();
         }
         this.model = chosen;
+        chosen.ifPresent(choice -> choice.baseUrl().ifPresent(url -> startBaseUrls.put(choice.provider(), url)));
         PermissionEngine engine = new PermissionEngine(rules, workspace,
                 System.getenv().getOrDefault("HOME", System.getProperty("user.home")));
         String label = model.map(ModelChoice::label).orElse("none");
@@ -336,11 +343,14 @@ final class KernelSession implements Session {
 
     @Override
     public void switchModel(String spec) {
-        ModelChoice choice = ModelChoice.parse(spec, model.flatMap(ModelChoice::baseUrl).filter(url -> model.get()
-                .provider().equals(spec.substring(0, spec.indexOf('/')))));
+        // everything is checked before anything changes: a refused switch keeps the model in use
+        ModelChoice named = ModelChoice.parse(spec, Optional.empty());
+        ModelChoice choice = new ModelChoice(named.provider(), named.name(),
+                Optional.ofNullable(startBaseUrls.get(named.provider())));
         if (providers.apply(choice.provider()).isEmpty()) {
             throw noProvider(choice.provider());
         }
+        checkAllowed(choice);
         model = Optional.of(choice);
         AgentLoop current = loop;
         if (current != null) {

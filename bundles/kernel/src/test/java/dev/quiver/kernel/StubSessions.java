@@ -68,10 +68,15 @@ final class StubSessions {
 
     private static KernelSession open(dev.quiver.api.Workspace workspace, Map<String, String> environment,
             Framework framework, ModelProvider provider, SessionOptions options) throws IOException {
-        Path root = workspace.root();
-        return new KernelSession(workspace, options,
-                Config.load(Optional.empty(), root, environment), framework.registry,
-                name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), List::of,
+        return open(workspace, Config.load(Optional.empty(), workspace.root(), environment), environment, framework,
+                name -> name.equals("openai") ? Optional.of(provider) : Optional.empty(), options);
+    }
+
+    /** A session with its own config and the providers {@code providers} names. */
+    static KernelSession open(dev.quiver.api.Workspace workspace, Config config, Map<String, String> environment,
+            Framework framework, java.util.function.Function<String, Optional<ModelProvider>> providers,
+            SessionOptions options) throws IOException {
+        return new KernelSession(workspace, options, config, framework.registry, providers, List::of,
                 SessionStore.fromEnvironment(environment), tool -> false, () -> { });
     }
 }
