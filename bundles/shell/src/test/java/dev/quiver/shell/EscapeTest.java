@@ -287,6 +287,53 @@ class EscapeTest {
     }
 
     @Test
+    void aJournalLockedByALiveProcessElsewhereIsLeftAloneAndCleanedOnceFree() throws Exception {
+        Assumptions.assumeTrue(Marks.tagsAvailable(), "prlimit is not installed");
+        long owner = Marks.newOwner();
+        Process command = tagged(Marks.tag(owner, 3));
+        // a pid no process has here: how a Quiver in another pid namespace sharing the folder looks
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path journal = state.resolve("commands-" + gone.pid() + "-1.txt");
+        Files.writeString(journal, "# journal\ntag " + owner + "\n");
+        Process holder = lockHolder(state.resolve("commands-" + gone.pid() + "-1.lock"));
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("locked", out.readLine());
+
+            assertEquals(0, Journal.cleanUp(state));
+            assertTrue(command.isAlive(), "the command of a run whose lock is held is not killed");
+            assertTrue(Files.exists(journal), "nor is its journal removed");
+
+            // the kernel drops the lock of a process that dies, as it would a crashed Quiver's
+            holder.destroyForcibly().waitFor();
+            assertEquals(1, Journal.cleanUp(state));
+            assertTrue(command.waitFor(30, TimeUnit.SECONDS), "once the lock is free, the run's command is killed");
+            assertEquals(List.of(), journals());
+            try (Stream<Path> files = Files.list(state)) {
+                assertEquals(List.of(), files.toList(), "the journal and its lock file are removed");
+            }
+        } finally {
+            holder.destroyForcibly();
+            command.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aRunningShellLocksItsJournalAndRemovesBothWhenItStops() throws Exception {
+        assertEquals(0, shell.run(new Command("true", GENEROUS), TestContext.in(dir).unsandboxed()).exitCode());
+        long self = ProcessHandle.current().pid();
+        Path lock = state.resolve("commands-" + self + "-" + Procs.startTicks(self).orElseThrow() + ".lock");
+        Process other = lockHolder(lock, "try");
+        assertEquals("held", new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip(),
+                "another process cannot take the lock while the shell runs");
+        shell.deactivate();
+        try (Stream<Path> files = Files.list(state)) {
+            assertEquals(List.of(), files.toList());
+        }
+    }
+
+    @Test
     void tagsNameTheirOwnerAndNothingElseLooksLikeOne() {
         long owner = Marks.newOwner();
         assertEquals(owner, Marks.owner(Marks.tag(owner, 1)));
@@ -294,6 +341,14 @@ class EscapeTest {
         assertEquals(-1, Marks.owner(0));
         assertEquals(-1, Marks.owner(Long.MAX_VALUE));
         assertTrue(Marks.limit(ProcessHandle.current().pid()).isEmpty(), "this JVM's real-time limit is unlimited");
+    }
+
+    /** A JVM of its own running {@link LockHolder}. */
+    private static Process lockHolder(Path lock, String... mode) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), lock.toString()));
+        command.addAll(List.of(mode));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     private static Process tagged(long tag) throws IOException {
