@@ -24,10 +24,10 @@ import java.util.logging.Logger;
  * <p>Reaping must never take a {@link Process}'s exit status from the JDK, which waits for each
  * process it started on a thread of its own from the moment it starts it. So a zombie child is
  * reaped ({@code waitpid} on its pid, never {@code waitpid(-1)}) only when its real-time limit is a
- * command's, tag or not ({@link Marks.Origin}), and it is not the leader of a command (those the JDK started and waits for), or
- * when a sweep at least {@link #LINGER_MILLIS} earlier found it a zombie already: a process the JDK
- * waits for is reaped by the JDK as it ends, so one left a zombie that long is an orphan no one else
- * will reap (a grandchild of another bundle's process).
+ * command's, tag or not ({@link Marks.Origin}), and it is not the leader of a command (those the JDK
+ * started and waits for), or when a sweep at least {@link #LINGER_MILLIS} earlier found it a zombie
+ * already: a process the JDK waits for is reaped by the JDK as it ends, so one left a zombie that
+ * long is an orphan no one else will reap (a grandchild of another bundle's process).
  *
  * <p>While this JVM is a subreaper a thread of its own sweeps every {@link #SWEEP_MILLIS}, so orphans
  * that end are reaped as they end, however many a command makes, and do not pile up as zombies until
@@ -36,9 +36,9 @@ import java.util.logging.Logger;
  * <p>A sweep also kills escapees: a running child of this JVM that is not a command's leader, is
  * not in this JVM's session (the JDK starts its own helpers, an MCP server's process say, in it),
  * started after this JVM became a subreaper, and whose real-time limit is neither a tag nor this JVM's
- * own ({@link Marks.Origin#UNTAGGED}). Only a command's process can be such a child: it left its
- * session, cleared its environment and reset its tag, so nothing of its command finds it, and it was
- * orphaned to this JVM. A daemon that another bundle's process forks off (a {@code gpg-agent} a git
+ * own ({@link Marks.Origin#UNTAGGED}). Among this JVM's orphans only a command's process carries such
+ * a limit: one that left its session, cleared its environment and reset its tag, so nothing of its
+ * command finds it. A daemon that another bundle's process forks off (a {@code gpg-agent} a git
  * commit starts) carries this JVM's own limit and is left alone. The escapee, its process group and
  * its session are killed.
  *
@@ -195,17 +195,17 @@ final class Reaper {
                 if (leaders.contains(child.pid())) {
                     continue;
                 }
-                Marks.Origin origin = Marks.origin(child.pid());
                 if (child.running()) {
-                    if (origin == Marks.Origin.UNTAGGED && child.sid() != SESSION
-                            && child.startTicks() >= subreaperSince) {
+                    if (child.sid() != SESSION && child.startTicks() >= subreaperSince
+                            && Marks.origin(child.pid()) == Marks.Origin.UNTAGGED) {
                         escapees.put(child.pid(), child.startTicks());
                     }
                     continue;
                 }
                 List<Long> identity = List.of(child.pid(), child.startTicks());
                 long found = lingering.getOrDefault(identity, now);
-                boolean orphan = origin != Marks.Origin.JVM || now - found >= TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+                boolean orphan = Marks.origin(child.pid()) != Marks.Origin.JVM
+                        || now - found >= TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
                 if (!orphan || LIBC.waitpid((int) child.pid(), new int[1], WNOHANG) != child.pid()) {
                     stillThere.put(identity, found);
                 }
