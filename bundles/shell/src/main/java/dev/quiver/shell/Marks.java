@@ -27,6 +27,12 @@ import java.util.logging.Logger;
  * cannot raise the hard limit again without privileges.
  * </ul>
  *
+ * <p>Every process the JDK starts inherits this JVM's own limit (normally unlimited), and an
+ * unprivileged process can lower its limits but never raise its hard limit again. So among this
+ * JVM's children (the orphans re-parented to it, {@link Reaper}) a limit that is neither this JVM's
+ * nor a tag belongs to a command's process that set its own limit: it dropped its tag, whether to
+ * escape or as a sound server does.
+ *
  * <p>A tag is {@code 0x51} in the top byte, the owner (a random number per shell, written in its
  * {@link Journal}, so a crashed run's commands can be found after it died) in the next 28 bits and the
  * command's number in the last 28.
@@ -43,7 +49,20 @@ final class Marks {
     /** {@code prlimit}, looked for once; without it commands carry only the environment marker. */
     private static final Optional<Path> PRLIMIT = findPrlimit();
 
+    /** This JVM's own soft {@code RLIMIT_RTTIME}: what the processes the JDK starts inherit. */
+    private static final OptionalLong OWN = limit(ProcessHandle.current().pid());
+
     private Marks() {
+    }
+
+    /** What a process's real-time limit says of where it came from. */
+    enum Origin {
+        /** This JVM's own limit: the JDK started it, or what the JDK started did (or commands carry no tag here). */
+        JVM,
+        /** A tag: a command's process. */
+        TAGGED,
+        /** Another value: a command's process that dropped its tag by setting its own limit. */
+        UNTAGGED
     }
 
     /**
@@ -111,9 +130,16 @@ final class Marks {
         }
     }
 
-    /** Whether the process carries a tag of some command of some shell. */
-    static boolean isTagged(long pid) {
+    /**
+     * Where the process came from by its limit. A process that is gone reads as unlimited; a JVM that
+     * itself runs under a tag (Quiver started from a Quiver command) passes that tag to all it starts,
+     * so it counts as this JVM's own and never as a command's.
+     */
+    static Origin origin(long pid) {
         OptionalLong limit = limit(pid);
-        return limit.isPresent() && owner(limit.getAsLong()) > 0;
+        if (limit.equals(OWN)) {
+            return Origin.JVM;
+        }
+        return limit.isPresent() && owner(limit.getAsLong()) > 0 ? Origin.TAGGED : Origin.UNTAGGED;
     }
 }

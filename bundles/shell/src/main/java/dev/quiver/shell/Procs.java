@@ -141,18 +141,18 @@ final class Procs {
     }
 
     /**
-     * The zombies among the children of this JVM's main thread: ended, waiting to be reaped. The kernel
-     * hands an orphan to a subreaper's first live thread, the main one, which in the {@code java}
+     * The children of this JVM's main thread, running and zombies: the orphans re-parented to it. The
+     * kernel hands an orphan to a subreaper's first live thread, the main one, which in the {@code java}
      * launcher never starts a process itself. Without {@code /proc/PID/task/TID/children} (a kernel
-     * built without it) every process is looked at.
+     * built without it) every child of the process is looked at.
      */
-    static List<Stat> zombieChildren(long self) {
+    static List<Stat> orphans(long self) {
         List<Stat> found = new ArrayList<>();
         Path task = PROC.resolve(Long.toString(self)).resolve("task").resolve(Long.toString(self)).resolve("children");
         try {
             for (String pid : Files.readString(task, StandardCharsets.ISO_8859_1).trim().split(" ")) {
                 if (!pid.isEmpty()) {
-                    stat(pidOf(pid)).filter(stat -> !stat.running()).ifPresent(found::add);
+                    stat(pidOf(pid)).ifPresent(found::add);
                 }
             }
             return found;
@@ -160,7 +160,7 @@ final class Procs {
             // looked for among all processes below
         }
         for (Stat stat : processes(0, Long.MAX_VALUE, false)) {
-            if (stat.ppid() == self && !stat.running()) {
+            if (stat.ppid() == self) {
                 found.add(stat);
             }
         }
@@ -195,8 +195,8 @@ final class Procs {
         return number(PROC.resolve("sys/kernel/ns_last_pid"));
     }
 
-    /** Seconds since boot from /proc/uptime, in hundredths; 0 when unknown. */
-    private static long uptimeTicks() {
+    /** Seconds since boot from /proc/uptime, in hundredths (the unit of {@link Stat#startTicks}); 0 when unknown. */
+    static long uptimeTicks() {
         try {
             String uptime = Files.readString(PROC.resolve("uptime"), StandardCharsets.ISO_8859_1).trim().split(" ")[0];
             return (long) (Double.parseDouble(uptime) * 100);

@@ -202,6 +202,82 @@ class EscapeTest {
     }
 
     @Test
+    void orphansThatKeepEndingAreReapedWithoutAnyoneAskingForTheJob() throws Exception {
+        Assumptions.assumeTrue(Reaper.active(), "JNA cannot make this JVM a subreaper here");
+        Path done = dir.resolve("done");
+        // 600 orphans of 5 ms each, then a file says they all ran; the job is never polled meanwhile
+        Job job = shell.start("for i in $(seq 600); do ( (sleep 0.005) & ); sleep 0.01; done; touch " + done
+                + "; sleep 300", null, TestContext.in(dir).unsandboxed());
+        long self = ProcessHandle.current().pid();
+        long most = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.exists(done)) {
+            most = Math.max(most, Procs.orphans(self).stream().filter(child -> !child.running()).count());
+            assertTrue(System.nanoTime() - deadline < 0, "the job never made its orphans");
+            Thread.sleep(20);
+        }
+        most = Math.max(most, Procs.orphans(self).stream().filter(child -> !child.running()).count());
+        assertTrue(most < 200, "at most " + most + " of the 600 ended orphans were zombies of this JVM at once");
+        shell.stop(job.handle());
+    }
+
+    @Test
+    void aProcessThatResetsItsTagAndLeavesItsSessionIsKilledButNotABackgroundJobsTaggedOne() throws Exception {
+        Assumptions.assumeTrue(Marks.tagsAvailable() && Reaper.active(), "prlimit or a subreaper is not available");
+        TestContext context = TestContext.in(dir).unsandboxed();
+        Path jobPid = dir.resolve("job.pid");
+        Job job = shell.start(escaping(escapes().get(0), jobPid) + "; sleep 300", null, context);
+        pollUntil(job.handle(), "escaped");
+        long taggedEscapee = Processes.pids(jobPid).get(0);
+
+        List<String> resets = new ArrayList<>(List.of("prlimit --pid $$ --rttime=1000:1000; "
+                + "( env -i setsid sh -c 'echo $$ > PIDFILE; exec sleep 3004' & )"));
+        if (Sandbox.onPath("python3", System.getenv("PATH")).isPresent()) {
+            Path script = dir.resolve("escape.py");
+            Files.writeString(script, String.join("\n", "import os, resource, sys",
+                    "resource.setrlimit(resource.RLIMIT_RTTIME, (1000, 1000))",
+                    "if os.fork() == 0:",
+                    "    os.setsid()",
+                    "    os.execve('/bin/sh', ['sh', '-c', 'echo $$ > ' + sys.argv[1] + '; exec sleep 3005'], {})",
+                    ""));
+            resets.add("python3 " + script + " PIDFILE");
+        }
+        for (int i = 0; i < resets.size(); i++) {
+            Path pidFile = dir.resolve("reset-" + i + ".pid");
+            Result result = shell.run(new Command(escaping(resets.get(i), pidFile), GENEROUS), context);
+            assertEquals("escaped\n", result.stdout(), resets.get(i) + "; stderr: " + result.stderr());
+            Processes.assertAllGoneWithin(30_000, Processes.pids(pidFile));
+        }
+
+        Reaper.sweep();
+        assertTrue(Processes.running(taggedEscapee), "the job's escapee keeps its tag, so it lives with its job");
+        assertEquals(Job.State.RUNNING, shell.poll(job.handle()).job().state());
+    }
+
+    @Test
+    void aDaemonThatAProcessOfTheJvmForksOffIsNotTakenForAnEscapee() throws Exception {
+        Assumptions.assumeTrue(Reaper.active(), "JNA cannot make this JVM a subreaper here");
+        // as a git commit run by another bundle may start a gpg-agent: own session, no tag, orphaned to us
+        Path pidFile = dir.resolve("daemon.pid");
+        Process helper = new ProcessBuilder("sh", "-c", "setsid -f sh -c 'echo $$ > " + pidFile + "; exec sleep 300'")
+                .start();
+        assertEquals(0, helper.waitFor());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(pidFile) || Files.size(pidFile) == 0) {
+            assertTrue(System.nanoTime() - deadline < 0, "the daemon never started");
+            Thread.sleep(10);
+        }
+        long daemon = Processes.pids(pidFile).get(0);
+        try {
+            assertEquals(ProcessHandle.current().pid(), Procs.stat(daemon).orElseThrow().ppid(), "an orphan of ours");
+            Reaper.sweep();
+            assertTrue(Processes.running(daemon), "it carries this JVM's own limit, so no command started it");
+        } finally {
+            ProcessHandle.of(daemon).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    @Test
     void exitCodesOfCommandsSurviveSweepsRunningBesideThem() throws Exception {
         TestContext context = TestContext.in(dir).unsandboxed();
         // orphans that end all the time, so sweeps run and find zombies while the commands end
@@ -287,6 +363,53 @@ class EscapeTest {
     }
 
     @Test
+    void aJournalLockedByALiveProcessElsewhereIsLeftAloneAndCleanedOnceFree() throws Exception {
+        Assumptions.assumeTrue(Marks.tagsAvailable(), "prlimit is not installed");
+        long owner = Marks.newOwner();
+        Process command = tagged(Marks.tag(owner, 3));
+        // a pid no process has here: how a Quiver in another pid namespace sharing the folder looks
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path journal = state.resolve("commands-" + gone.pid() + "-1.txt");
+        Files.writeString(journal, "# journal\ntag " + owner + "\n");
+        Process holder = lockHolder(state.resolve("commands-" + gone.pid() + "-1.lock"));
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("locked", out.readLine());
+
+            assertEquals(0, Journal.cleanUp(state));
+            assertTrue(command.isAlive(), "the command of a run whose lock is held is not killed");
+            assertTrue(Files.exists(journal), "nor is its journal removed");
+
+            // the kernel drops the lock of a process that dies, as it would a crashed Quiver's
+            holder.destroyForcibly().waitFor();
+            assertEquals(1, Journal.cleanUp(state));
+            assertTrue(command.waitFor(30, TimeUnit.SECONDS), "once the lock is free, the run's command is killed");
+            assertEquals(List.of(), journals());
+            try (Stream<Path> files = Files.list(state)) {
+                assertEquals(List.of(), files.toList(), "the journal and its lock file are removed");
+            }
+        } finally {
+            holder.destroyForcibly();
+            command.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aRunningShellLocksItsJournalAndRemovesBothWhenItStops() throws Exception {
+        assertEquals(0, shell.run(new Command("true", GENEROUS), TestContext.in(dir).unsandboxed()).exitCode());
+        long self = ProcessHandle.current().pid();
+        Path lock = state.resolve("commands-" + self + "-" + Procs.startTicks(self).orElseThrow() + ".lock");
+        Process other = lockHolder(lock, "try");
+        assertEquals("held", new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip(),
+                "another process cannot take the lock while the shell runs");
+        shell.deactivate();
+        try (Stream<Path> files = Files.list(state)) {
+            assertEquals(List.of(), files.toList());
+        }
+    }
+
+    @Test
     void tagsNameTheirOwnerAndNothingElseLooksLikeOne() {
         long owner = Marks.newOwner();
         assertEquals(owner, Marks.owner(Marks.tag(owner, 1)));
@@ -294,6 +417,14 @@ class EscapeTest {
         assertEquals(-1, Marks.owner(0));
         assertEquals(-1, Marks.owner(Long.MAX_VALUE));
         assertTrue(Marks.limit(ProcessHandle.current().pid()).isEmpty(), "this JVM's real-time limit is unlimited");
+    }
+
+    /** A JVM of its own running {@link LockHolder}. */
+    private static Process lockHolder(Path lock, String... mode) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), lock.toString()));
+        command.addAll(List.of(mode));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     private static Process tagged(long tag) throws IOException {
