@@ -84,9 +84,18 @@ final class Marks {
         return found;
     }
 
-    /** A new owner: 28 random bits, never 0. */
+    /**
+     * A new owner: 28 random bits, never 0. A JVM that itself runs under a tag (Quiver started by a
+     * Quiver command) can only lower its hard limit, so its owners are drawn below the inherited one:
+     * every tag it sets is then smaller than the limit it has, and {@code prlimit} may set it.
+     */
     static long newOwner() {
-        return 1 + RANDOM.nextInt((int) NUMBER_MASK);
+        return newOwner(OWN.isPresent() ? owner(OWN.getAsLong()) : -1);
+    }
+
+    /** A new owner below {@code inherited}, the owner of the JVM's own tag, or any when that is no owner. */
+    static long newOwner(long inherited) {
+        return 1 + RANDOM.nextInt((int) (inherited > 1 ? inherited - 1 : NUMBER_MASK));
     }
 
     /** The tag of the command numbered {@code number} of {@code owner}. */
