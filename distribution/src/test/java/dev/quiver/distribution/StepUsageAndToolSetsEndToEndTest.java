@@ -113,4 +113,40 @@ class StepUsageAndToolSetsEndToEndTest {
             assertTrue(prompt.contains("- The build is make check\n"), prompt);
         }
     }
+
+    @Test
+    void textPipedOnStdinIsAddedToThePromptOrIsThePrompt() throws Exception {
+        String diff = "diff --git a/x b/x\n+an added line\n";
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("Looks fine."), OpenAiStub.text("Done."))) {
+            Run both = QuiverProcess.run(workspace(), Map.of(), diff, "-p", "review this", "--model", "openai/test",
+                    "--base-url", model.baseUrl());
+            assertEquals(0, both.exitCode(), both.stderr());
+            assertEquals("review this\n\n" + diff, lastUserMessage(model.requests().get(0)));
+            Run alone = QuiverProcess.run(workspace(), Map.of(), "summarise the repository", "-p", "", "--model",
+                    "openai/test", "--base-url", model.baseUrl());
+            assertEquals(0, alone.exitCode(), alone.stderr());
+            assertEquals("summarise the repository", lastUserMessage(model.requests().get(1)));
+        }
+    }
+
+    @Test
+    void moreOnStdinThanAPromptCanHoldIsAnErrorBeforeAnyRequest() throws Exception {
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("never asked"))) {
+            Run run = QuiverProcess.run(workspace(), Map.of(), "x".repeat(1024 * 1024 + 1), "-p", "review",
+                    "--model", "openai/test", "--base-url", model.baseUrl());
+            assertEquals(1, run.exitCode(), run.stderr());
+            assertTrue(run.stderr().contains("stdin holds more than 1048576 characters"), run.stderr());
+            assertEquals(0, model.requests().size());
+        }
+    }
+
+    private static String lastUserMessage(JsonNode request) {
+        JsonNode messages = request.get("messages");
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).path("role").asText().equals("user")) {
+                return messages.get(i).path("content").asText();
+            }
+        }
+        throw new AssertionError("no user message in " + request);
+    }
 }

@@ -33,7 +33,7 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common = new CommonOptions();
 
-    @Option(names = {"-p", "--print"}, paramLabel = "PROMPT", description = "Run one task headless and print the answer")
+    @Option(names = {"-p", "--print"}, paramLabel = "PROMPT", description = "Run one task headless and print the answer; text piped on stdin is added to the prompt")
     String prompt;
 
     @Option(names = "--output-format", paramLabel = "FORMAT", description = "With -p: text (default) or json")
@@ -100,6 +100,15 @@ final class RootCommand implements Callable<Integer> {
     }
 
     private int headless() {
+        String task;
+        try {
+            // the process's stdin only when it is a pipe or a file; a test's terminal is always read
+            task = PipedInput.prompt(prompt, !systemTerminal || PipedInput.stdinIsPipeOrFile()
+                    ? PipedInput.read(terminal.in()) : java.util.Optional.empty());
+        } catch (IOException | IllegalArgumentException e) {
+            terminal.err().println("quiver: " + e.getMessage());
+            return ExitCodes.ERROR;
+        }
         Session opened;
         try {
             opened = open(common, false, terminal.err(), resumeChoice());
@@ -111,7 +120,7 @@ final class RootCommand implements Callable<Integer> {
             TurnResult result;
             HeadlessListener listener = new HeadlessListener(terminal.err());
             try {
-                result = session.send(prompt, listener);
+                result = session.send(task, listener);
             } catch (HostException e) {
                 if (format == Format.json) {
                     ObjectNode error = Output.MAPPER.createObjectNode();
