@@ -107,6 +107,17 @@ class OpenAiModelProviderTest {
     }
 
     @Test
+    void aBaseUrlEndingInTheEndpointIsRefusedNamingTheRootToUse() {
+        OpenAiModelProvider provider = new OpenAiModelProvider(Map.<String, String>of()::get);
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> provider.chatModel(settings(Optional.of("http://127.0.0.1:8000/v1/chat/completions"))));
+        assertEquals("Base URL must be the API's root, without the endpoint: Quiver adds /chat/completions itself. "
+                + "Use http://127.0.0.1:8000/v1 instead of http://127.0.0.1:8000/v1/chat/completions.", error.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> provider.streamingChatModel(settings(Optional.of("http://h/v1/chat/completions/"))));
+    }
+
+    @Test
     void toolSchemasGoOutAndCallIdsComeBackPairedWithTheirResults() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"a.txt\"}"),
