@@ -93,6 +93,11 @@ class CommandLineEndToEndTest {
                     && tool.get("decision").asText().equals("ask");
         }
         assertTrue(webFetch, "toolSets [net] offers web_fetch, which asks: " + net.stdout());
+        // the table names what /tools in the terminal also shows: installed but not offered
+        Run table = QuiverProcess.run(workspace(), "tools");
+        assertEquals(0, table.exitCode(), table.stderr());
+        assertTrue(table.stdout().contains("1 more installed, not offered (see toolSets): web_fetch (net)"),
+                table.stdout());
         assertEquals(all.stream().sorted().toList(), all, "sorted by name");
         assertTrue(run.stderr().contains("quiver ") && run.stderr().contains("core"), run.stderr());
     }

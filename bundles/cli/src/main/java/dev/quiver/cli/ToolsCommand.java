@@ -58,6 +58,14 @@ final class ToolsCommand implements Callable<Integer> {
                             tool.note().map(n -> "  (" + n + ")").orElse(""));
                 }
                 out.printf("%d tools, %,d schema bytes sent on every request%n", tools.size(), total);
+                // what /tools in the terminal also lists: installed, but not offered (an opt-in set, a narrowing)
+                List<String> names = tools.stream().map(ToolInfo::name).toList();
+                List<String> withheld = session.registered().stream().filter(tool -> !names.contains(tool.name()))
+                        .map(tool -> tool.name() + tool.set().map(set -> " (" + set + ")").orElse("")).toList();
+                if (!withheld.isEmpty()) {
+                    out.printf("%d more installed, not offered (see toolSets): %s%n", withheld.size(),
+                            String.join(", ", withheld));
+                }
                 // what each MCP server costs: its tools are mcp__<server>__<tool>, registered by the MCP bundle
                 java.util.Map<String, int[]> servers = new java.util.TreeMap<>();
                 for (ToolInfo tool : tools) {
