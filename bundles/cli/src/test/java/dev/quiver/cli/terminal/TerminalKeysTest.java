@@ -326,7 +326,9 @@ class TerminalKeysTest {
         FakeSession session = new FakeSession(dir);
         try (TerminalHarness t = start(session)) {
             t.type("/tools\r");
-            String screen = t.await("8 offered this turn of 9 registered");
+            // the listing's last line: the screen holds the whole listing once it is there
+            String screen = t.await("web_fetch   net  (withheld)");
+            assertTrue(screen.contains("8 offered this turn of 9 registered"), screen);
             assertTrue(screen.contains("git_diff"), screen);
             assertTrue(screen.contains("remember    from org.example.memory"), screen);
             assertTrue(screen.contains("web_fetch   net  (withheld)"), screen);
