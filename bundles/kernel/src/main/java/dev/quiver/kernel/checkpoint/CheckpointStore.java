@@ -182,21 +182,41 @@ final class CheckpointStore {
         }
     }
 
-    /** Makes the folder (its owner's alone) and the files that make it a bare repository to git. */
-    private void create() throws IOException {
-        if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-            return;
+    /**
+     * Whether the store is a folder; false when nothing is there.
+     *
+     * @throws IOException when something else is there: a link would take the copies of the workspace's
+     *     files wherever it points
+     */
+    private boolean existingFolder() throws IOException {
+        java.nio.file.attribute.BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.NoSuchFileException none) {
+            return false;
         }
-        if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
-            // a link would take the copies of the workspace's files wherever it points
+        if (!attributes.isDirectory()) {
             throw new IOException("the checkpoint store " + folder + " is not a folder (a symbolic link or a file); "
                     + "remove it, and Quiver makes a new one");
+        }
+        return true;
+    }
+
+    /** Makes the folder (its owner's alone) and the files that make it a bare repository to git. */
+    private void create() throws IOException {
+        // one look at what is there, so a folder made meanwhile by another session is not taken for a link
+        if (existingFolder()) {
+            return;
         }
         Files.createDirectories(folder.getParent());
         try {
             Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
-            return;
+            if (existingFolder()) {
+                return;
+            }
+            throw madeMeanwhile;
         }
         Files.writeString(folder.resolve("HEAD"), "ref: refs/heads/checkpoints\n", StandardCharsets.UTF_8);
         Files.writeString(folder.resolve("config"), "[core]\n\trepositoryformatversion = 0\n\tbare = true\n",
