@@ -105,7 +105,8 @@ final class Walker {
 
     void walk(Path start, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException {
         Rules rules = prepare(start, includeIgnored);
-        walk(start, relative(start), 1, rules.above(), false, new WalkCall(rules.tracked(), maxDepth, visitor));
+        walk(start, relative(start), 1, rules.above(), rules.startIgnored(),
+                new WalkCall(rules.tracked(), maxDepth, visitor));
     }
 
     /** What stays the same through one call of {@link #walk(Path, boolean, int, Predicate)}. */
@@ -221,8 +222,10 @@ final class Walker {
      *
      * @param above the ignore rules of the directories above the start; null when ignored files are listed too
      * @param tracked what the index tracks, which no rule hides
+     * @param startIgnored whether the start itself is ignored (an enclosing repository's rules match it or a
+     *     folder above it): then, as git run there, the walk lists only the tracked files below it
      */
-    private record Rules(IgnoreRules.Chain above, TrackedFiles.Snapshot tracked) {
+    private record Rules(IgnoreRules.Chain above, TrackedFiles.Snapshot tracked, boolean startIgnored) {
 
         boolean includeIgnored() {
             return above == null;
@@ -230,7 +233,7 @@ final class Walker {
 
         /** The same rules as another's: the same ignore files above, and the same index file. */
         boolean same(Rules other) {
-            return Objects.equals(above, other.above) && tracked == other.tracked;
+            return Objects.equals(above, other.above) && tracked == other.tracked && startIgnored == other.startIgnored;
         }
     }
 
@@ -244,15 +247,16 @@ final class Walker {
             cachedEntries.set(0);
         }
         ignoreRules.refresh();
-        return includeIgnored ? new Rules(null, TrackedFiles.NONE)
-                : new Rules(ignoreRules.chainAbove(start), ignoreRules.tracked().current());
+        return includeIgnored ? new Rules(null, TrackedFiles.NONE, false)
+                : new Rules(ignoreRules.chainAbove(start), ignoreRules.tracked().current(),
+                        ignoreRules.matchedOrInsideMatched(start, true));
     }
 
     /** Walks the tree, reusing every listing whose directory is unchanged; keeps the walk when it may be reused. */
     private Tree walkTree(Path start, Rules rules) throws IOException {
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         try {
-            Directory top = new Directory(start, relative(start), rules.above(), false, rules.tracked());
+            Directory top = new Directory(start, relative(start), rules.above(), rules.startIgnored(), rules.tracked());
             Tree walked = pool.invoke(new Root(top, rules));
             tree = walked.reusable() ? walked : null;
             return walked;
