@@ -101,7 +101,8 @@ final class Transaction implements Workspace.Change {
 
     @Override
     public Workspace.Change delete(Path file, byte[] before) {
-        steps.add(new Delete(file, Jail.Expect.of(Jail.digest(before))));
+        // without content to compare, what is there goes as it is: a link itself, or a folder emptied before
+        steps.add(new Delete(file, before == null ? Jail.Expect.ANY : Jail.Expect.of(Jail.digest(before))));
         return this;
     }
 
