@@ -69,4 +69,18 @@ class FileNamesTest {
         // \x2F would be a slash: only bytes 80 to FF are ever escaped, so this is an ordinary (missing) name
         assertEquals(root.resolve("a\\x2Fb"), workspace.resolve("a\\x2Fb"));
     }
+
+    @Test
+    void aJournalKeepsTheBytesOfANameThatIsNotUtf8() throws Exception {
+        shell(root, "mkdir \"$(printf 'd\\377')\" && printf x > \"$(printf 'd\\377/f\\376')\" && printf y > plain.txt");
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        Path folder = workspace.resolve("d\\xFF");
+        Path file = workspace.resolve("d\\xFF/f\\xFE");
+        Path plain = workspace.resolve("plain.txt");
+        for (Path path : new Path[] {folder, file, plain}) {
+            assertTrue(Files.exists(path), path::toString);
+            assertEquals(path, Transaction.journaled(Transaction.journaled(path)));
+        }
+        assertEquals(plain.toString(), Transaction.journaled(plain), "a UTF-8 path is journaled as its text");
+    }
 }
