@@ -133,6 +133,23 @@ class RecursiveDeleteTest {
     }
 
     @Test
+    void aLinkWhoseNameIsNotUtf8IsDeletedAsTheLinkByItsEscapedName() throws Exception {
+        file("target.txt", "kept");
+        file("dir/inner.txt", "kept too");
+        Process process = new ProcessBuilder("sh", "-c", "ln -s target.txt \"$(printf 'l\\377')\" && "
+                + "ln -s dir \"$(printf 'd\\376')\"").directory(root.toFile()).start();
+        assertEquals(0, process.waitFor());
+
+        assertTrue(delete("l\\xFF", false).startsWith("Deleted the link l\\xFF"));
+        assertTrue(delete("d\\xFE", true).startsWith("Deleted the link d\\xFE"));
+        assertEquals("kept", Files.readString(root.resolve("target.txt")));
+        assertEquals("kept too", Files.readString(root.resolve("dir/inner.txt")));
+        try (Stream<Path> left = Files.list(root)) {
+            assertEquals(2, left.count(), "only the two links went");
+        }
+    }
+
+    @Test
     void moreEntriesThanTheCapAreRefusedAndNothingIsDeleted() throws Exception {
         Path many = Files.createDirectories(root.resolve("many"));
         for (int i = 0; i <= DeleteFileTool.MAX_ENTRIES; i++) {
