@@ -154,6 +154,10 @@ class CommandLineEndToEndTest {
         Files.createDirectories(workspace.resolve("sub"));
         Files.writeString(workspace.resolve("sub/naïve.txt"), "needle one\n");
         Files.writeString(workspace.resolve("café.txt"), "needle two\n");
+        // a name that is not UTF-8 at all: listed escaped, and read back by that escaped name
+        Process raw = new ProcessBuilder("sh", "-c", "printf 'needle three\\n' > \"$(printf 'bad\\377name.txt')\"")
+                .directory(workspace.toFile()).start();
+        assertEquals(0, raw.waitFor());
         for (Map<String, String> locale : List.of(Map.of("LC_ALL", "C", "LANG", ""), Map.of("LANG", "", "LC_ALL", ""))) {
             Run glob = QuiverProcess.run(workspace, locale, "", "call", "glob", "{\"pattern\":\"**/*.txt\"}");
             assertEquals(0, glob.exitCode(), locale + ": " + glob.stderr());
@@ -162,7 +166,28 @@ class CommandLineEndToEndTest {
             Run grep = QuiverProcess.run(workspace, locale, "", "call", "grep", "{\"pattern\":\"needle\"}");
             assertEquals(0, grep.exitCode(), locale + ": " + grep.stderr());
             assertTrue(grep.stdout().contains("naïve.txt") && grep.stdout().contains("café.txt"), grep.stdout());
+            assertTrue(glob.stdout().contains("bad\\xFFname.txt") && grep.stdout().contains("bad\\xFFname.txt:1: needle three"),
+                    locale + ": " + glob.stdout() + grep.stdout());
+            Run read = QuiverProcess.run(workspace, locale, "", "call", "read_file", "{\"path\":\"bad\\\\xFFname.txt\"}");
+            assertTrue(read.stdout().contains("1: needle three"), locale + ": " + read.stdout() + read.stderr());
         }
+    }
+
+    @Test
+    void readOnlyCallsWriteNothingInTheWorkingTree() throws Exception {
+        Path workspace = workspace();
+        Files.writeString(Files.createDirectories(workspace.resolve("src")).resolve("App.java"), "class App {}\n");
+        for (String[] call : new String[][] {{"glob", "{\"pattern\":\"**/*\"}"}, {"read_file", "{\"path\":\"README.md\"}"},
+                {"grep", "{\"pattern\":\"App\"}"}}) {
+            Run run = QuiverProcess.run(workspace, "call", call[0], call[1]);
+            assertEquals(0, run.exitCode(), call[0] + ": " + run.stderr());
+        }
+        List<String> present = new ArrayList<>();
+        try (var walk = Files.walk(workspace)) {
+            walk.filter(path -> !path.equals(workspace)).forEach(path -> present.add(workspace.relativize(path).toString()));
+        }
+        present.sort(null);
+        assertEquals(List.of("README.md", "src", "src/App.java"), present, "no .quiver/ or any other file appeared");
     }
 
     @Test

@@ -238,7 +238,11 @@ public interface Workspace {
         /** Sets the permissions a file this change creates gets, instead of {@code rw-r--r--}. */
         Change permissions(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions);
 
-        /** Deletes a file only if it still holds {@code before}. */
+        /**
+         * Deletes a file only if it still holds {@code before}. With {@code before} null it deletes what is
+         * there without comparing: a symbolic link itself (never its target), or a folder, which must be
+         * empty by then (its files deleted by earlier steps of the change).
+         */
         Change delete(Path file, byte[] before);
 
         /** As {@link Workspace#move}. */

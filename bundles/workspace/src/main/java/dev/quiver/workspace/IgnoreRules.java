@@ -3,8 +3,11 @@ package dev.quiver.workspace;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +31,7 @@ final class IgnoreRules {
 
     static final String GITIGNORE = ".gitignore";
     static final String QUIVERIGNORE = ".quiverignore";
+    private static final int MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
 
     private final Path base;
     /** {@code .git/info/exclude}, then the global excludes file: the first with an opinion decides. */
@@ -86,10 +90,14 @@ final class IgnoreRules {
         if (!path.startsWith(base) || path.equals(base) || !matchedOrInsideMatched(path, directory)) {
             return false;
         }
-        return !tracked.current().tracks(slashes(base.relativize(path)), directory);
+        return !tracked.current().tracks(FileNames.shown(base.relativize(path)), directory);
     }
 
-    private boolean matchedOrInsideMatched(Path path, boolean directory) {
+    /** Whether an ignore rule matches this path or a folder above it (below the base), tracked or not. */
+    boolean matchedOrInsideMatched(Path path, boolean directory) {
+        if (!path.startsWith(base) || path.equals(base)) {
+            return false;
+        }
         for (Path ancestor = path.getParent(); ancestor != null && ancestor.startsWith(base) && !ancestor.equals(base);
                 ancestor = ancestor.getParent()) {
             if (matches(ancestor, true)) {
@@ -102,13 +110,13 @@ final class IgnoreRules {
     /** Whether the repository's index lists this file. */
     boolean isTracked(Path path) {
         return path.startsWith(base) && !path.equals(base)
-                && tracked.current().tracks(slashes(base.relativize(path)), false);
+                && tracked.current().tracks(FileNames.shown(base.relativize(path)), false);
     }
 
     /** A tracked file's content as the index and HEAD record it ({@link TrackedFiles#recorded}). */
     List<byte[]> recorded(Path path, int maxBytes) {
         return path.startsWith(base) && !path.equals(base) && isTracked(path)
-                ? tracked.recorded(slashes(base.relativize(path)), maxBytes) : List.of();
+                ? tracked.recorded(FileNames.shown(base.relativize(path)), maxBytes) : List.of();
     }
 
     /** What the repository's index tracks, which no ignore rule hides. */
@@ -119,7 +127,7 @@ final class IgnoreRules {
     /** Only this entry's own rules, for a walk that already pruned ignored directories. */
     boolean matches(Path path, boolean directory) {
         for (Path dir = path.getParent(); dir != null && dir.startsWith(base); dir = dir.getParent()) {
-            String relative = slashes(dir.relativize(path));
+            String relative = FileNames.shown(dir.relativize(path));
             for (IgnoreNode node : nodes(dir)) {
                 Boolean ignored = node.checkIgnored(relative, directory);
                 if (ignored != null) {
@@ -127,7 +135,7 @@ final class IgnoreRules {
                 }
             }
         }
-        return excluded(slashes(base.relativize(path)), directory);
+        return excluded(FileNames.shown(base.relativize(path)), directory);
     }
 
     /** The directory the rules are relative to: the repository's top, or the workspace root outside one. */
@@ -242,13 +250,23 @@ final class IgnoreRules {
         return parsed;
     }
 
-    /** An ignore file's bytes; null when it is missing, not a regular file, unreadable or absurdly large. */
+    /**
+     * An ignore file's bytes; null when it is missing, not a regular file, unreadable or absurdly large.
+     * A symbolic link is not followed, as git (since 2.32) does not follow a {@code .gitignore} that is
+     * one: a repository's link could otherwise pull rules from anywhere on the machine.
+     */
     private static byte[] content(Path file) {
         try {
-            if (!Files.isRegularFile(file) || Files.size(file) > 4 * 1024 * 1024) {
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 return null;
             }
-            return Files.readAllBytes(file);
+            // NOFOLLOW_LINKS opens with O_NOFOLLOW: a link swapped in since the check fails to open
+            try (SeekableByteChannel channel = Files.newByteChannel(file, LinkOption.NOFOLLOW_LINKS)) {
+                if (channel.size() > MAX_IGNORE_FILE_BYTES) {
+                    return null;
+                }
+                return Channels.newInputStream(channel).readNBytes(MAX_IGNORE_FILE_BYTES);
+            }
         } catch (IOException e) {
             return null;
         }

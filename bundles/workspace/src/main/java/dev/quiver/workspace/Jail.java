@@ -106,7 +106,7 @@ final class Jail {
         }
 
         Path path() {
-            return folderPath.resolve(name.toString());
+            return folderPath.resolve(name);
         }
 
         /** The entry's own attributes (a link is a link), or null when there is no such entry. */
@@ -153,21 +153,21 @@ final class Jail {
                 int made = 0;
                 for (int i = 0; i < names - 1 && next == null; i++) {
                     Path name = relative.getName(i);
-                    Path folderPath = root.resolve(relative.subpath(0, i + 1).toString()).getParent();
+                    Path folderPath = root.resolve(relative.subpath(0, i + 1)).getParent();
                     SecureDirectoryStream<Path> child = openChild(folder, name);
                     if (child == null) {
                         BasicFileAttributes attributes = attributes(folder, name);
                         if (attributes != null && attributes.isSymbolicLink()) {
                             next = follow(folderPath, name, relative.subpath(i + 1, names), path);
                         } else if (attributes == null && createFolders && made++ < names + MAX_LINK_HOPS) {
-                            makeFolder(rootFolder, folder, folderPath.resolve(name.toString()), intent, relative,
+                            makeFolder(rootFolder, folder, folderPath.resolve(name), intent, relative,
                                     registry);
                             i--; // open what was just made, as any other folder
                         } else if (attributes == null) {
-                            throw new NoSuchFileException(shown(folderPath.resolve(name.toString())), null,
+                            throw new NoSuchFileException(shown(folderPath.resolve(name)), null,
                                     "no such folder");
                         } else {
-                            throw new FileSystemException(shown(folderPath.resolve(name.toString())), null,
+                            throw new FileSystemException(shown(folderPath.resolve(name)), null,
                                     "not a folder");
                         }
                         continue;
@@ -179,7 +179,7 @@ final class Jail {
                 }
                 if (next == null) {
                     Path name = relative.getFileName();
-                    Path folderPath = root.resolve(relative.toString()).getParent();
+                    Path folderPath = root.resolve(relative).getParent();
                     BasicFileAttributes attributes = attributes(folder, name);
                     if (followLast && attributes != null && attributes.isSymbolicLink()) {
                         next = follow(folderPath, name, Path.of(""), path);
@@ -273,11 +273,11 @@ final class Jail {
     SeekableByteChannel openRead(SecureDirectoryStream<Path> folder, Path folderPath, Path name) throws IOException {
         BasicFileAttributes before = attributes(folder, name);
         if (before != null && before.isSymbolicLink()) {
-            return openRead(folderPath.resolve(name.toString()));
+            return openRead(folderPath.resolve(name));
         }
         if (before != null && !before.isRegularFile()) {
             // a named pipe swapped in since the caller looked would block the open, or the read, for ever
-            throw new FileSystemException(shown(folderPath.resolve(name.toString())), null, before.isDirectory()
+            throw new FileSystemException(shown(folderPath.resolve(name)), null, before.isDirectory()
                     ? "is a folder, not a file" : "not a regular file (a pipe, socket or device)");
         }
         try {
@@ -287,7 +287,7 @@ final class Jail {
             if (attributes == null || !attributes.isSymbolicLink()) {
                 throw e;
             }
-            return openRead(folderPath.resolve(name.toString()));
+            return openRead(folderPath.resolve(name));
         }
     }
 
@@ -845,8 +845,8 @@ final class Jail {
                 }
                 names.sort(null);
                 for (Path name : names) {
-                    copyEntry(rootFolder, from, sourcePath.resolve(name.toString()), name, to,
-                            targetPath.resolve(name.toString()), name, false);
+                    copyEntry(rootFolder, from, sourcePath.resolve(name), name, to,
+                            targetPath.resolve(name), name, false);
                 }
             }
             setQuietly(targetFolder, targetName, permissions);
@@ -865,8 +865,8 @@ final class Jail {
     /** Where a link leads, with the rest of the path after it, relative to the root; refused when outside. */
     private Path follow(Path folderPath, Path name, Path rest, Path asked) throws IOException {
         // read by path: the target is only text, walked again from the root and checked like any path
-        Path target = Files.readSymbolicLink(folderPath.resolve(name.toString()));
-        Path next = folderPath.resolve(target).resolve(rest.toString()).normalize();
+        Path target = Files.readSymbolicLink(folderPath.resolve(name));
+        Path next = folderPath.resolve(target).resolve(rest).normalize();
         if (!next.startsWith(root)) {
             throw new FileSystemException(shown(asked), null, "the symbolic link " + shown(folderPath.resolve(
                     name.toString())) + " leads out of the workspace; file tools do not follow it");
@@ -890,7 +890,7 @@ final class Jail {
                         && Objects.equals(mine.fileKey(), theirs.fileKey());
             }
             if (same) {
-                throw new ProtectedPathException(shown(root.resolve(relative.toString())), protectedName);
+                throw new ProtectedPathException(shown(root.resolve(relative)), protectedName);
             }
         }
     }
@@ -1014,7 +1014,7 @@ final class Jail {
     private String shown(Path path) {
         Path absolute = path.toAbsolutePath().normalize();
         if (absolute.startsWith(root)) {
-            String text = IgnoreRules.slashes(root.relativize(absolute));
+            String text = FileNames.shown(root.relativize(absolute));
             return text.isEmpty() ? "." : text;
         }
         return path.toString();

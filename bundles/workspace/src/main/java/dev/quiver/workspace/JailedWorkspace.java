@@ -102,7 +102,7 @@ final class JailedWorkspace implements Workspace {
         }
         Path candidate;
         try {
-            candidate = root.resolve(path).normalize();
+            candidate = named(root, path).normalize();
         } catch (InvalidPathException e) {
             throw new ToolException("Invalid path: " + printable(path) + " (" + e.getReason() + ").");
         }
@@ -116,6 +116,18 @@ final class JailedWorkspace implements Workspace {
                     + "its name; it is not followed. Ask the user for the value you need.");
         }
         return real;
+    }
+
+    /**
+     * The path a model's text names below a folder. A name shown with {@code \xHH} escapes
+     * ({@link FileNames}) names the file with those bytes, unless a file is literally called so.
+     */
+    private static Path named(Path folder, String path) {
+        Path literal = folder.resolve(path);
+        if (path.indexOf('\\') < 0 || Files.exists(literal, LinkOption.NOFOLLOW_LINKS)) {
+            return literal;
+        }
+        return FileNames.unescaped(folder, path).orElse(literal);
     }
 
     /**
@@ -166,7 +178,7 @@ final class JailedWorkspace implements Workspace {
     @Override
     public String relativize(Path path) {
         Path relative = root.relativize(path.toAbsolutePath().normalize());
-        String text = IgnoreRules.slashes(relative);
+        String text = FileNames.shown(relative);
         return text.isEmpty() ? "." : text;
     }
 
@@ -382,7 +394,7 @@ final class JailedWorkspace implements Workspace {
         return new Folder() {
             @Override
             public SeekableByteChannel openRead(String name) throws IOException {
-                return jail.openRead(folder, folderPath, Path.of(name));
+                return jail.openRead(folder, folderPath, folderPath.relativize(named(folderPath, name)));
             }
 
             @Override

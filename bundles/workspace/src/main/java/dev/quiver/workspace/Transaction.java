@@ -101,7 +101,8 @@ final class Transaction implements Workspace.Change {
 
     @Override
     public Workspace.Change delete(Path file, byte[] before) {
-        steps.add(new Delete(file, Jail.Expect.of(Jail.digest(before))));
+        // without content to compare, what is there goes as it is: a link itself, or a folder emptied before
+        steps.add(new Delete(file, before == null ? Jail.Expect.ANY : Jail.Expect.of(Jail.digest(before))));
         return this;
     }
 
@@ -311,18 +312,32 @@ final class Transaction implements Workspace.Change {
         StringBuilder out = new StringBuilder();
         for (Ready step : ready) {
             if (step.step() instanceof Write write) {
-                line(out, "write", step.staged().file().toString(), step.staged().temporary(),
+                line(out, "write", journaled(step.staged().file()), step.staged().temporary(),
                         expectText(write.before()), HexFormat.of().formatHex(Jail.digest(write.content())));
             } else if (step.step() instanceof Delete delete) {
-                line(out, "delete", delete.file().toString(), expectText(delete.before()));
+                line(out, "delete", journaled(delete.file()), expectText(delete.before()));
             } else if (step.step() instanceof Copy) {
-                line(out, "copy", step.staged().file().toString(), step.staged().temporary());
+                line(out, "copy", journaled(step.staged().file()), step.staged().temporary());
             } else if (step.step() instanceof Move move) {
-                line(out, "move", move.from().toString(), move.to().toString());
+                line(out, "move", journaled(move.from()), journaled(move.to()));
             }
         }
         out.append("end\n");
         return out.toString();
+    }
+
+    /**
+     * A path as a journal holds it: its text, or, when a name's bytes are not UTF-8 (its text would name
+     * another file), its {@code file:} URI, which keeps every byte. An absolute path never starts so.
+     */
+    static String journaled(Path path) {
+        String text = path.toString();
+        return text.indexOf('\uFFFD') < 0 ? text : path.toUri().toString();
+    }
+
+    /** The path a journal's text names ({@link #journaled(Path)}). */
+    static Path journaled(String text) {
+        return text.startsWith("file:") ? Path.of(java.net.URI.create(text)) : Path.of(text);
     }
 
     private static String expectText(Jail.Expect expect) {
@@ -400,7 +415,7 @@ final class Transaction implements Workspace.Change {
 
         /** Listed before it is made; a write that returned is seen by the next process even after a kill. */
         void add(Path path) throws IOException {
-            append(escape(path.toString()));
+            append(escape(journaled(path)));
         }
 
         private void append(String line) throws IOException {
@@ -501,7 +516,7 @@ final class Transaction implements Workspace.Change {
         List<Path> made = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
             if (!line.isEmpty()) {
-                made.add(Path.of(fields(line)[0]));
+                made.add(journaled(fields(line)[0]));
             }
         }
         Path journal = pending.sibling(".journal");
@@ -551,7 +566,7 @@ final class Transaction implements Workspace.Change {
             String[] f = fields(line);
             switch (f[0]) {
                 case "write" -> {
-                    Jail.Staged staged = new Jail.Staged(Path.of(f[1]), f[2]);
+                    Jail.Staged staged = new Jail.Staged(journaled(f[1]), f[2]);
                     Jail.Expect before = expect(f[3]);
                     byte[] now = jail.digest(staged.file());
                     boolean stagedThere = jail.exists(staged.file().resolveSibling(staged.temporary()));
@@ -565,7 +580,7 @@ final class Transaction implements Workspace.Change {
                     }
                 }
                 case "delete" -> {
-                    Path file = Path.of(f[1]);
+                    Path file = journaled(f[1]);
                     byte[] now = jail.digest(file);
                     if (now == null) {
                         done++;
@@ -577,15 +592,15 @@ final class Transaction implements Workspace.Change {
                     }
                 }
                 case "copy" -> {
-                    Jail.Staged staged = new Jail.Staged(Path.of(f[1]), f[2]);
+                    Jail.Staged staged = new Jail.Staged(journaled(f[1]), f[2]);
                     if (jail.exists(staged.file().resolveSibling(staged.temporary())) && !jail.exists(staged.file())) {
                         jail.place(staged);
                     }
                     done++;
                 }
                 case "move" -> {
-                    Path from = Path.of(f[1]);
-                    Path to = Path.of(f[2]);
+                    Path from = journaled(f[1]);
+                    Path to = journaled(f[2]);
                     if (jail.exists(from) && !jail.exists(to)) {
                         jail.move(from, to, Jail.Registry.NONE);
                     }

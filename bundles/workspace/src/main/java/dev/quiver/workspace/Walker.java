@@ -82,13 +82,22 @@ final class Walker {
     /**
      * One directory's entries as read from disk, sorted by name.
      *
+     * @param names the names in their shown form ({@link FileNames})
+     * @param escaped for a name whose bytes are not UTF-8, the name as read (its bytes); null for the
+     *     others, and for the whole array when the directory has none
      * @param stamp what the directory looked like when read (null when unknown: never reused)
      * @param reusable whether the listing may be reused while the stamp holds
      */
-    private record Listing(String[] names, byte[] kinds, long[] sizes, Object stamp, boolean reusable) {
+    private record Listing(String[] names, Path[] escaped, byte[] kinds, long[] sizes, Object stamp,
+            boolean reusable) {
 
         boolean has(String name) {
             return Arrays.binarySearch(names, name, NAME_ORDER) >= 0;
+        }
+
+        /** The entry's path: through the name's own bytes when they are not UTF-8, never its shown form. */
+        Path child(Path dir, int index) {
+            return escaped == null || escaped[index] == null ? dir.resolve(names[index]) : dir.resolve(escaped[index]);
         }
     }
 
@@ -96,7 +105,8 @@ final class Walker {
 
     void walk(Path start, boolean includeIgnored, int maxDepth, Predicate<Entry> visitor) throws IOException {
         Rules rules = prepare(start, includeIgnored);
-        walk(start, relative(start), 1, rules.above(), false, new WalkCall(rules.tracked(), maxDepth, visitor));
+        walk(start, relative(start), 1, rules.above(), rules.startIgnored(),
+                new WalkCall(rules.tracked(), maxDepth, visitor));
     }
 
     /** What stays the same through one call of {@link #walk(Path, boolean, int, Predicate)}. */
@@ -125,7 +135,7 @@ final class Walker {
             if (name.equals(".git") || Temporaries.isTemporary(name)) {
                 continue;
             }
-            Path child = dir.resolve(name);
+            Path child = listing.child(dir, i);
             Entry.Kind kind;
             long size = 0;
             switch (listing.kinds()[i]) {
@@ -212,8 +222,10 @@ final class Walker {
      *
      * @param above the ignore rules of the directories above the start; null when ignored files are listed too
      * @param tracked what the index tracks, which no rule hides
+     * @param startIgnored whether the start itself is ignored (an enclosing repository's rules match it or a
+     *     folder above it): then, as git run there, the walk lists only the tracked files below it
      */
-    private record Rules(IgnoreRules.Chain above, TrackedFiles.Snapshot tracked) {
+    private record Rules(IgnoreRules.Chain above, TrackedFiles.Snapshot tracked, boolean startIgnored) {
 
         boolean includeIgnored() {
             return above == null;
@@ -221,7 +233,7 @@ final class Walker {
 
         /** The same rules as another's: the same ignore files above, and the same index file. */
         boolean same(Rules other) {
-            return Objects.equals(above, other.above) && tracked == other.tracked;
+            return Objects.equals(above, other.above) && tracked == other.tracked && startIgnored == other.startIgnored;
         }
     }
 
@@ -235,15 +247,16 @@ final class Walker {
             cachedEntries.set(0);
         }
         ignoreRules.refresh();
-        return includeIgnored ? new Rules(null, TrackedFiles.NONE)
-                : new Rules(ignoreRules.chainAbove(start), ignoreRules.tracked().current());
+        return includeIgnored ? new Rules(null, TrackedFiles.NONE, false)
+                : new Rules(ignoreRules.chainAbove(start), ignoreRules.tracked().current(),
+                        ignoreRules.matchedOrInsideMatched(start, true));
     }
 
     /** Walks the tree, reusing every listing whose directory is unchanged; keeps the walk when it may be reused. */
     private Tree walkTree(Path start, Rules rules) throws IOException {
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         try {
-            Directory top = new Directory(start, relative(start), rules.above(), false, rules.tracked());
+            Directory top = new Directory(start, relative(start), rules.above(), rules.startIgnored(), rules.tracked());
             Tree walked = pool.invoke(new Root(top, rules));
             tree = walked.reusable() ? walked : null;
             return walked;
@@ -463,9 +476,9 @@ final class Walker {
                 if (kind == LINK) {
                     // a link's target can change without its folder changing, so links are looked at every time
                     reusable = false;
-                    Entry.Kind target = linkKind(dir.resolve(name));
+                    Entry.Kind target = linkKind(listing.child(dir, i));
                     if (target == Entry.Kind.OTHER
-                            || target == Entry.Kind.FILE && !isSearchableTarget(dir.resolve(name))) {
+                            || target == Entry.Kind.FILE && !isSearchableTarget(listing.child(dir, i))) {
                         continue;
                     }
                     directory = target == Entry.Kind.LINKED_DIRECTORY;
@@ -480,7 +493,7 @@ final class Walker {
                 if (!directory) {
                     items.add(childRelative);
                 } else if (kind == DIRECTORY) {
-                    Directory task = new Directory(dir.resolve(name), childRelative, childChain, keep == Keep.TRACKED,
+                    Directory task = new Directory(listing.child(dir, i), childRelative, childChain, keep == Keep.TRACKED,
                             tracked);
                     task.fork();
                     items.add(task);
@@ -534,25 +547,37 @@ final class Walker {
         List<Path> children = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path child : stream) {
-                children.add(child);
+                // the name as the stream read it keeps its bytes; its String may not
+                children.add(child.getFileName());
             }
         }
-        String[] names = new String[children.size()];
-        for (int i = 0; i < names.length; i++) {
-            names[i] = children.get(i).getFileName().toString();
+        record Named(String shown, Path name) {
         }
-        Arrays.sort(names, NAME_ORDER);
+        Named[] named = new Named[children.size()];
+        for (int i = 0; i < named.length; i++) {
+            named[i] = new Named(FileNames.shown(children.get(i)), children.get(i));
+        }
+        Arrays.sort(named, Comparator.comparing(Named::shown, NAME_ORDER));
+        String[] names = new String[named.length];
+        Path[] escaped = null;
         byte[] kinds = new byte[names.length];
         long[] sizes = new long[names.length];
         int kept = 0;
-        for (String name : names) {
+        for (Named entry : named) {
             BasicFileAttributes attributes;
             try {
-                attributes = Files.readAttributes(dir.resolve(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                attributes = Files.readAttributes(dir.resolve(entry.name()), BasicFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS);
             } catch (IOException vanished) {
                 continue;
             }
-            names[kept] = name;
+            names[kept] = entry.shown();
+            if (!entry.shown().equals(entry.name().toString())) {
+                if (escaped == null) {
+                    escaped = new Path[named.length];
+                }
+                escaped[kept] = entry.name();
+            }
             if (attributes.isDirectory()) {
                 kinds[kept] = DIRECTORY;
             } else if (attributes.isRegularFile()) {
@@ -567,11 +592,12 @@ final class Walker {
         }
         if (kept < names.length) {
             names = Arrays.copyOf(names, kept);
+            escaped = escaped == null ? null : Arrays.copyOf(escaped, kept);
             kinds = Arrays.copyOf(kinds, kept);
             sizes = Arrays.copyOf(sizes, kept);
         }
         boolean reusable = stamp instanceof Stamp s && listedAt - s.changedMillis() > RACY_MILLIS;
-        return new Listing(names, kinds, sizes, stamp, reusable);
+        return new Listing(names, escaped, kinds, sizes, stamp, reusable);
     }
 
     /** What a directory looked like: its change time, modification time and identity. */
@@ -627,7 +653,7 @@ final class Walker {
     }
 
     private String relative(Path path) {
-        String text = IgnoreRules.slashes(root.relativize(path));
+        String text = FileNames.shown(root.relativize(path));
         return text.equals(".") ? "" : text;
     }
 

@@ -46,6 +46,27 @@ class ChangeTest {
     }
 
     @Test
+    void aFolderIsDeletedInOneJournaledChangeItsLinkAsALinkAndAChangedFileStopsItAll() throws IOException {
+        Path outside = Files.writeString(dir.resolve("outside.txt"), "outside\n");
+        Path folder = Files.createDirectories(root.resolve("gone/sub"));
+        Path a = Files.writeString(root.resolve("gone/a.txt"), "a\n");
+        Path b = Files.writeString(folder.resolve("b.txt"), "b\n");
+        Path link = Files.createSymbolicLink(folder.resolve("link"), outside);
+
+        IOException refused = assertThrows(IOException.class, () -> workspace.change("delete_file")
+                .delete(a, "a\n".getBytes()).delete(b, "what was read\n".getBytes()).delete(link, null)
+                .delete(folder, null).delete(root.resolve("gone"), null).commit());
+        assertTrue(refused.getMessage().endsWith("No file was changed."), refused.getMessage());
+        assertTrue(Files.exists(a) && Files.exists(b) && Files.isSymbolicLink(link));
+
+        workspace.change("delete_file").delete(a, "a\n".getBytes()).delete(b, "b\n".getBytes()).delete(link, null)
+                .delete(folder, null).delete(root.resolve("gone"), null).commit();
+        assertFalse(Files.exists(root.resolve("gone")));
+        assertEquals("outside\n", Files.readString(outside));
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
     void aFileThatAppearedMeanwhileIsNotOverwritten() throws IOException {
         Path file = root.resolve("new.txt");
         Files.writeString(file, "made by another program\n");

@@ -30,6 +30,15 @@ public class GlobTool implements Tool {
             "includeIgnored":{"type":"boolean","description":"Also files git ignores"}},\
             "required":["pattern"]}""");
 
+    /**
+     * When the workspace itself is ignored by the repository it lies in, git (and so the walk) shows only
+     * its tracked files: saying so spares the model a search for files that are there. Empty otherwise.
+     */
+    static String ignoredRootHint(Workspace workspace) {
+        return workspace.isIgnored(workspace.root()) ? "the workspace folder itself is ignored by the git "
+                + "repository it lies in, so only its tracked files are listed: includeIgnored: true lists the rest" : "";
+    }
+
     /** When a glob names a folder, how to match the files in it instead; empty otherwise. */
     static String folderHint(Workspace workspace, String glob) {
         String folder = glob.strip();
@@ -80,7 +89,8 @@ public class GlobTool implements Tool {
         }
         if (found.isEmpty()) {
             return ToolResult.of("No files match " + pattern + (includeIgnored ? "" : " (ignored files excluded)")
-                    + folderHint(workspace, pattern) + ".");
+                    + folderHint(workspace, pattern) + (includeIgnored ? "" : ignoredRootHint(workspace)
+                            .transform(hint -> hint.isEmpty() ? "" : "; " + hint)) + ".");
         }
         StringBuilder out = new StringBuilder(String.join("\n", found));
         if (total > found.size()) {

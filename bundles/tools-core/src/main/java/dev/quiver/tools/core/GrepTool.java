@@ -90,6 +90,10 @@ public class GrepTool implements Tool {
             out += " [include " + includeGlob.get() + " matched no file" + GlobTool.folderHint(workspace, includeGlob.get())
                     + "]";
         }
+        if (outcome.files().isEmpty() && !includeIgnored) {
+            String ignoredRoot = GlobTool.ignoredRootHint(workspace);
+            out += ignoredRoot.isEmpty() ? "" : " [" + ignoredRoot + "]";
+        }
         return ToolResult.of(out);
     }
 

@@ -271,10 +271,22 @@ final class Search {
             String dir = slash < 0 ? "" : relative.substring(0, slash);
             if (!dir.equals(folder)) {
                 closeFolder();
-                held = workspace.openFolder(dir.isEmpty() ? root : root.resolve(dir));
+                held = workspace.openFolder(dir.isEmpty() ? root : folder(dir));
                 folder = dir;
             }
             return held.openRead(name.toString());
+        }
+
+        /** A folder of the walk: its shown name may hold escaped bytes ({@code \xFF}), which the workspace reads. */
+        private Path folder(String dir) throws IOException {
+            if (dir.indexOf('\\') < 0) {
+                return root.resolve(dir);
+            }
+            try {
+                return workspace.resolve(dir);
+            } catch (dev.quiver.api.ToolException e) {
+                throw new IOException(e.getMessage(), e);
+            }
         }
 
         private void closeFolder() {

@@ -36,6 +36,23 @@ class GlobToolTest {
     }
 
     @Test
+    void aWorkspaceItsRepositoryIgnoresListsOnlyTrackedFilesAndGlobAndGrepSaySo() throws Exception {
+        files("scratch/ws/notes.txt");
+        Files.writeString(root.resolve(".gitignore"), "scratch/\n");
+        Process init = new ProcessBuilder("git", "init", "-q").directory(root.toFile()).start();
+        assertEquals(0, init.waitFor());
+        ToolTestContext context = new ToolTestContext(root.resolve("scratch/ws"));
+        String hint = "the workspace folder itself is ignored by the git repository it lies in, so only its tracked "
+                + "files are listed: includeIgnored: true lists the rest";
+
+        assertEquals("No files match *.txt (ignored files excluded); " + hint + ".",
+                tool.call(Arguments.of(Map.of("pattern", "*.txt")), context).text());
+        assertEquals("notes.txt", tool.call(Arguments.of(Map.of("pattern", "*.txt", "includeIgnored", true)), context).text());
+        assertEquals("No matches. [" + hint + "]",
+                new GrepTool().call(Arguments.of(Map.of("pattern", "notes")), context).text());
+    }
+
+    @Test
     void matchingFilesAreListedAsRelativePathsInWalkOrder() throws Exception {
         files("src/b/B.java", "src/A.java", "App.java", "README.md", "src/a.kt");
         assertEquals("App.java\nsrc/A.java\nsrc/b/B.java", glob(Map.of("pattern", "**/*.java")));

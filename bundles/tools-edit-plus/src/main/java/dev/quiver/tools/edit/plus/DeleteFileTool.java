@@ -9,20 +9,32 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import dev.quiver.api.Workspace;
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
-/** {@code delete_file}: deletes one file (or one symbolic link, never what it points to), never a directory. */
+/**
+ * {@code delete_file}: deletes one file (or one symbolic link, never what it points to), or with
+ * {@code recursive} a folder and everything in it, as one crash-safe change of the workspace.
+ */
 @Component(property = {Tool.NAME + "=delete_file", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
 public class DeleteFileTool implements Tool {
 
+    /** A folder delete holding more entries than this is refused: a task that large is one to confirm by hand. */
+    static final int MAX_ENTRIES = 10_000;
+    /** Every file is read to compare it right before it goes; past this many bytes the delete is refused. */
+    static final long MAX_BYTES = 256L * 1024 * 1024;
+
     private static final ToolSpec SPEC = new ToolSpec("delete_file",
-            "Delete one file and report its size. Refuses directories; a link is removed, not its target.",
+            "Delete one file and report its size; a link is removed, not its target. "
+                    + "A folder only with recursive: true.",
             """
-            {"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}""");
+            {"type":"object","properties":{"path":{"type":"string"},"recursive":{"type":"boolean"}},\
+            "required":["path"]}""");
 
     @Override
     public ToolSpec spec() {
@@ -43,8 +55,11 @@ public class DeleteFileTool implements Tool {
             throw new ToolException("No such file: " + name);
         }
         if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new ToolException(name + " is a directory; delete_file removes one file at a time. Delete the files "
-                    + "in it, or the directory with bash (rm -r), if that is really intended.");
+            if (!arguments.bool("recursive", false)) {
+                throw new ToolException(name + " is a directory; delete_file removes a folder and everything in it "
+                        + "only with recursive: true. Call it again with that if the whole folder should go.");
+            }
+            return ToolResult.of(deleteFolder(workspace, file, name));
         }
         try {
             if (Files.isSymbolicLink(file)) {
@@ -57,6 +72,106 @@ public class DeleteFileTool implements Tool {
             return ToolResult.of("Deleted " + name + " (" + Entries.count(size, "byte", "bytes") + ").");
         } catch (IOException e) {
             throw new ToolException("Cannot delete " + name + ": " + Entries.reason(workspace, e), e);
+        }
+    }
+
+    /**
+     * Deletes a folder as one change of the workspace: each file only if it still holds the bytes read
+     * here, each link as the link, then the folders deepest first. The walk never enters a linked folder,
+     * so nothing outside the folder is reached.
+     */
+    private static String deleteFolder(Workspace workspace, Path folder, String name) throws ToolException {
+        if (workspace.isProtected(folder) || hasGitName(workspace, folder)) {
+            throw new ToolException(name + " is or lies inside a .git or .quiver folder, which file tools never "
+                    + "change.");
+        }
+        List<Workspace.Entry> entries = new ArrayList<>();
+        List<String> refusals = new ArrayList<>();
+        try {
+            refuseNestedRepository(folder, name);
+            workspace.walk(folder, true, Integer.MAX_VALUE, entry -> {
+                entries.add(entry);
+                return entries.size() <= MAX_ENTRIES;
+            });
+        } catch (IOException e) {
+            throw new ToolException("Cannot delete " + name + ": " + Entries.reason(workspace, e), e);
+        }
+        if (entries.size() > MAX_ENTRIES) {
+            throw new ToolException(name + " holds more than " + MAX_ENTRIES + " files and folders; delete_file "
+                    + "does not delete that many at once. Delete its subfolders one by one, or ask the user.");
+        }
+        Workspace.Change change = workspace.change("delete_file");
+        List<Path> folders = new ArrayList<>();
+        folders.add(folder);
+        long bytes = 0;
+        int files = 0;
+        for (Workspace.Entry entry : entries) {
+            Path path = entry.path();
+            if (workspace.isSecret(path)) {
+                refusals.add(entry.relativePath());
+                continue;
+            }
+            try {
+                if (entry.kind() == Workspace.Entry.Kind.DIRECTORY) {
+                    refuseNestedRepository(path, entry.relativePath());
+                    folders.add(path);
+                    continue;
+                }
+                files++;
+                if (entry.kind() == Workspace.Entry.Kind.FILE && !Files.isSymbolicLink(path)) {
+                    bytes += entry.size();
+                    if (bytes > MAX_BYTES) {
+                        throw new ToolException(name + " holds more than " + Entries.size(MAX_BYTES) + "; delete_file "
+                                + "does not delete that much at once. Delete its subfolders one by one, or ask the user.");
+                    }
+                    change.delete(path, read(workspace, path));
+                } else {
+                    change.delete(path, null); // a link (never followed), a pipe or a socket: removed as it is
+                }
+            } catch (IOException e) {
+                throw new ToolException("Cannot delete " + name + ": " + Entries.reason(workspace, e)
+                        + ". No file was changed.", e);
+            }
+        }
+        if (!refusals.isEmpty()) {
+            throw new ToolException(name + " holds files with secrets by their name (" + String.join(", ",
+                    refusals.subList(0, Math.min(5, refusals.size()))) + (refusals.size() > 5 ? ", ..." : "")
+                    + "); delete_file does not delete a folder holding one. Delete each of them with delete_file "
+                    + "first, or ask the user.");
+        }
+        for (int i = folders.size() - 1; i >= 0; i--) {
+            change.delete(folders.get(i), null); // deepest first: each is empty by its turn
+        }
+        try {
+            change.commit();
+        } catch (IOException e) {
+            throw new ToolException("Cannot delete " + name + ": " + Entries.reason(workspace, e), e);
+        }
+        return "Deleted the folder " + name + ": " + Entries.count(files, "file", "files") + " and "
+                + Entries.count(folders.size(), "folder", "folders") + " (" + Entries.size(bytes) + ").";
+    }
+
+    /** Whether the path names a {@code .git} at any depth: a nested repository's own data. */
+    private static boolean hasGitName(Workspace workspace, Path path) {
+        for (Path part : workspace.root().relativize(path)) {
+            if (part.toString().equalsIgnoreCase(".git")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A folder holding a {@code .git} is a repository of its own, whose history would go with it. */
+    private static void refuseNestedRepository(Path folder, String shown) throws ToolException {
+        if (Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+            throw new ToolException(shown + " holds a .git folder: it is a repository of its own, with its history. "
+                    + "delete_file does not delete it; ask the user.");
+        }
+    }
+
+    private static byte[] read(Workspace workspace, Path file) throws IOException {
+        try (SeekableByteChannel channel = workspace.openRead(file)) {
+            return Entries.readAll(channel);
         }
     }
 }

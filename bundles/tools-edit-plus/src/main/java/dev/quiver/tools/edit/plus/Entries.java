@@ -58,10 +58,29 @@ final class Entries {
             Path parent = lexical.getParent();
             Path realParent = workspace.resolve(parent == null ? "." : parent.toString());
             Path entry = realParent.resolve(name.toString());
+            if (!exists(entry) && name.toString().indexOf('\\') >= 0) {
+                entry = listedAs(workspace, realParent, name.toString()).orElse(entry);
+            }
             return Files.isSymbolicLink(entry) ? Optional.of(entry) : Optional.empty();
-        } catch (InvalidPathException | ToolException e) {
+        } catch (InvalidPathException | ToolException | IOException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The entry of a folder that walks show under a name with {@code \xHH} escapes (its bytes are not
+     * UTF-8): found by listing the folder, since resolving the name would follow a link it names.
+     */
+    private static Optional<Path> listedAs(Workspace workspace, Path folder, String shown) throws IOException {
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            for (Path entry : entries) {
+                String relative = workspace.relativize(entry);
+                if (relative.substring(relative.lastIndexOf('/') + 1).equals(shown)) {
+                    return Optional.of(entry);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** All of a channel's bytes. */

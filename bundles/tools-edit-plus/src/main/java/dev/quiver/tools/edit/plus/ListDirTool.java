@@ -129,7 +129,9 @@ public class ListDirTool implements Tool {
 
     private static void render(Map<Path, List<Workspace.Entry>> children, Path directory, int indent, StringBuilder out) {
         for (Workspace.Entry entry : children.getOrDefault(directory, List.of())) {
-            out.append("  ".repeat(indent)).append(entry.path().getFileName());
+            // the name as the walk shows it: a name whose bytes are not UTF-8 is escaped there (\xFF)
+            String relative = entry.relativePath();
+            out.append("  ".repeat(indent)).append(relative.substring(relative.lastIndexOf('/') + 1));
             switch (entry.kind()) {
                 case DIRECTORY -> out.append('/');
                 case LINKED_DIRECTORY -> out.append("/ (link)");

@@ -164,7 +164,7 @@ class FileOperationsTest {
     void deleteRefusesDirectoriesMissingFilesAndTheRoot() throws Exception {
         file("dir/a.txt", "a");
         assertTrue(assertThrows(ToolException.class, () -> delete("dir")).getMessage()
-                .startsWith("dir is a directory; delete_file removes one file at a time."));
+                .startsWith("dir is a directory; delete_file removes a folder and everything in it only with recursive: true."));
         assertTrue(Files.exists(root.resolve("dir/a.txt")));
         assertEquals("No such file: nope", assertThrows(ToolException.class, () -> delete("nope")).getMessage());
         assertEquals("That is the workspace root; give a path inside it.",

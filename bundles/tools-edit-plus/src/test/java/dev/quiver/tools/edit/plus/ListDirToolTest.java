@@ -42,6 +42,15 @@ class ListDirToolTest {
     }
 
     @Test
+    void aNameThatIsNotUtf8IsListedEscapedAndItsFolderCanBeListedByThatName() throws Exception {
+        Process process = new ProcessBuilder("sh", "-c", "mkdir \"$(printf 'd\\377')\"; "
+                + "printf ab > \"$(printf 'd\\377/f\\376')\"; printf a > é.txt").directory(root.toFile()).start();
+        assertEquals(0, process.waitFor());
+        assertEquals("./\n  d\\xFF/\n    f\\xFE  2 B\n  é.txt  1 B", list(Map.of("depth", 2)));
+        assertEquals("d\\xFF/\n  f\\xFE  2 B", list(Map.of("path", "d\\xFF")));
+    }
+
+    @Test
     void aTreeWithSizesWhereDirectoriesEndWithASlash() throws Exception {
         file("README.md", 2);
         file("src/app.ts", 2048);

@@ -63,7 +63,7 @@ class SchemaBudgetTest {
     private static final Map<String, List<String>> PARAMETERS = Map.of(
             "multi_edit", List.of("path", "edits"), "list_dir", List.of("path", "depth", "includeIgnored"),
             "apply_patch", List.of("patch"), "replace_match", List.of("path", "line", "column", "oldString", "newString"),
-            "move_file", List.of("from", "to"), "copy_path", List.of("from", "to"), "delete_file", List.of("path"),
+            "move_file", List.of("from", "to"), "copy_path", List.of("from", "to"), "delete_file", List.of("path", "recursive"),
             "create_directory", List.of("path"));
 
     @Test
