@@ -81,8 +81,11 @@ class KilledChangeTest {
             List<Character> versions = versions(root);
             assertEquals(1, versions.size(), "run " + run + ": files at versions " + versions + " after recovery");
             assertEquals(List.of(), leftovers(root), "run " + run + ": temporaries left in the tree");
-            try (Stream<Path> pending = Files.list(state.resolve(Transaction.FOLDER))) {
-                assertEquals(List.of(), pending.toList(), "run " + run + ": journals left");
+            // a child killed before its first change began never made the folder
+            if (Files.exists(state.resolve(Transaction.FOLDER))) {
+                try (Stream<Path> pending = Files.list(state.resolve(Transaction.FOLDER))) {
+                    assertEquals(List.of(), pending.toList(), "run " + run + ": journals left");
+                }
             }
         }
         System.out.println("killed 40-file changes: " + RUNS + " runs, " + mixedBeforeRecovery + " left a mix before "
