@@ -9,7 +9,10 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import java.util.List;
 
-/** {@code append_file} and {@code prepend_file}: lines added at one end of a file read earlier. */
+/**
+ * {@code append_file} and {@code prepend_file}: lines added at one end of a file read earlier. A component
+ * extending it names {@code service = Tool.class}: DS offers only the interfaces a class implements itself.
+ */
 abstract class EndLinesTool implements Tool {
 
     private final ToolSpec spec;
