@@ -130,6 +130,22 @@ class PermissionEndToEndTest {
     // ---------------------------------------------------------------- (b) read-only
 
     @Test
+    void aDenyRuleOnAPathInsideAFolderHoldsForARecursiveDeleteOfTheFolder() throws Exception {
+        Path workspace = workspace();
+        Files.createDirectories(workspace.resolve("victim/keep"));
+        Files.writeString(workspace.resolve("victim/keep/precious.txt"), "keep me\n");
+        Files.writeString(workspace.resolve("victim/other.txt"), "other\n");
+        QuiverProcess.userConfig(workspace, "{\"permission\":{\"delete_file\":{\"victim/keep/**\":\"deny\"}}}");
+        Run check = QuiverProcess.run(workspace, "check", "--yolo", "delete_file",
+                "{\"path\":\"victim\",\"recursive\":true}");
+        assertEquals("deny", JSON.readTree(check.stdout()).get("decision").asText(), check.stdout() + check.stderr());
+        Run call = QuiverProcess.run(workspace, "call", "--yolo", "delete_file", "{\"path\":\"victim\",\"recursive\":true}");
+        assertEquals("keep me\n", Files.readString(workspace.resolve("victim/keep/precious.txt")), call.stdout());
+        Run other = QuiverProcess.run(workspace, "check", "--yolo", "delete_file", "{\"path\":\"victim/other.txt\"}");
+        assertEquals("allow", JSON.readTree(other.stdout()).get("decision").asText(), other.stdout());
+    }
+
+    @Test
     void readOnlyOffersOnlyReadAndStateToolsOnTheWireAndInThePrompt() throws Exception {
         Path workspace = workspace();
         Run tools = QuiverProcess.run(workspace, "tools", "--json");

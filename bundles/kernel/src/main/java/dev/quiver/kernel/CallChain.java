@@ -473,9 +473,17 @@ final class CallChain {
                 : "Tool " + name + " was unloaded (its bundle stopped) and is no longer offered.";
     }
 
+    /** The subjects an approval question shows: a folder delete names every path, so the list is cut. */
     private static String subjectLine(List<Subject> subjects) {
-        return subjects.isEmpty() ? "*" : subjects.stream().map(Subject::value).collect(Collectors.joining("\n"));
+        if (subjects.isEmpty()) {
+            return "*";
+        }
+        String shown = subjects.stream().limit(SHOWN_SUBJECTS).map(Subject::value).collect(Collectors.joining("\n"));
+        return subjects.size() <= SHOWN_SUBJECTS ? shown
+                : shown + "\n... and " + (subjects.size() - SHOWN_SUBJECTS) + " more";
     }
+
+    private static final int SHOWN_SUBJECTS = 20;
 
     /** A call's outcome, its text capped and with known secret values replaced (after the tool ran: it may have made some). */
     private CallOutcome outcome(String tool, Status status, String output, long started, Verdict verdict) {

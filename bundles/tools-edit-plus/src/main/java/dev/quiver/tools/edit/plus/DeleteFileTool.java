@@ -26,8 +26,11 @@ public class DeleteFileTool implements Tool {
 
     /** A folder delete holding more entries than this is refused: a task that large is one to confirm by hand. */
     static final int MAX_ENTRIES = 10_000;
-    /** Every file is read to compare it right before it goes; past this many bytes the delete is refused. */
-    static final long MAX_BYTES = 256L * 1024 * 1024;
+    /**
+     * Every file is read and held to compare it right before it goes; past this many bytes the delete is
+     * refused, so a folder delete never holds more than this much of the heap.
+     */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
 
     private static final ToolSpec SPEC = new ToolSpec("delete_file",
             "Delete one file and report its size; a link is removed, not its target. "
@@ -44,6 +47,36 @@ public class DeleteFileTool implements Tool {
     @Override
     public List<Subject> subjects(Arguments arguments) throws ToolException {
         return List.of(Subject.path(arguments.string("path")));
+    }
+
+    /**
+     * A folder delete names every path it would remove, so a rule on any of them (a deny on
+     * {@code build/keep/**}) holds for the folder above it as if that path were named. Past the entry
+     * cap only the folder is named: the call refuses such a folder anyway.
+     */
+    @Override
+    public List<Subject> subjects(Arguments arguments, Workspace workspace) throws ToolException {
+        List<Subject> subjects = new ArrayList<>(subjects(arguments));
+        if (!arguments.bool("recursive", false)) {
+            return subjects;
+        }
+        Path folder = Entries.entry(workspace, arguments.string("path"));
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            return subjects;
+        }
+        List<Subject> inside = new ArrayList<>();
+        try {
+            workspace.walk(folder, true, Integer.MAX_VALUE, entry -> {
+                inside.add(Subject.path(entry.relativePath()));
+                return inside.size() <= MAX_ENTRIES;
+            });
+        } catch (IOException e) {
+            return subjects; // the call reports why the folder cannot be read
+        }
+        if (inside.size() <= MAX_ENTRIES) {
+            subjects.addAll(inside);
+        }
+        return subjects;
     }
 
     @Override
@@ -139,6 +172,7 @@ public class DeleteFileTool implements Tool {
                     + "); delete_file does not delete a folder holding one. Delete each of them with delete_file "
                     + "first, or ask the user.");
         }
+        refuseUnlisted(workspace, folder, name, entries);
         for (int i = folders.size() - 1; i >= 0; i--) {
             change.delete(folders.get(i), null); // deepest first: each is empty by its turn
         }
@@ -149,6 +183,39 @@ public class DeleteFileTool implements Tool {
         }
         return "Deleted the folder " + name + ": " + Entries.count(files, "file", "files") + " and "
                 + Entries.count(folders.size(), "folder", "folders") + " (" + Entries.size(bytes) + ").";
+    }
+
+    /**
+     * Refuses, before anything changes, a folder holding entries the walk does not show (a Quiver temporary
+     * of a change in progress, a folder it cannot read): the folders could not be removed after the files,
+     * and the delete would stop half done.
+     */
+    private static void refuseUnlisted(Workspace workspace, Path folder, String name, List<Workspace.Entry> entries)
+            throws ToolException {
+        java.util.Map<Path, Integer> walked = new java.util.HashMap<>();
+        walked.put(folder, 0);
+        for (Workspace.Entry entry : entries) {
+            walked.merge(entry.path().getParent(), 1, Integer::sum);
+            if (entry.kind() == Workspace.Entry.Kind.DIRECTORY && !Files.isSymbolicLink(entry.path())) {
+                walked.putIfAbsent(entry.path(), 0);
+            }
+        }
+        for (java.util.Map.Entry<Path, Integer> listed : walked.entrySet()) {
+            int present = 0;
+            try (java.nio.file.DirectoryStream<Path> children = Files.newDirectoryStream(listed.getKey())) {
+                for (Path ignored : children) {
+                    present++;
+                }
+            } catch (IOException e) {
+                throw new ToolException("Cannot delete " + name + ": " + workspace.relativize(listed.getKey())
+                        + " cannot be listed (" + Entries.reason(workspace, e) + "). No file was changed.", e);
+            }
+            if (present != listed.getValue()) {
+                throw new ToolException("Cannot delete " + name + ": " + workspace.relativize(listed.getKey())
+                        + " holds entries delete_file does not list (a temporary of a change in progress, or one "
+                        + "it cannot read), so the folder cannot be deleted whole. No file was changed; ask the user.");
+            }
+        }
     }
 
     /** Whether the path names a {@code .git} at any depth: a nested repository's own data. */

@@ -158,4 +158,29 @@ class RecursiveDeleteTest {
         assertTrue(refusal("many").startsWith("many holds more than 10000 files and folders"), refusal("many"));
         assertEquals(DeleteFileTool.MAX_ENTRIES + 2, count(many));
     }
+
+    @Test
+    void aFolderDeleteNamesEveryPathItWouldRemoveForThePermissionRules() throws Exception {
+        file("victim/a.txt", "a\n");
+        file("victim/keep/precious.txt", "p\n");
+        java.util.List<String> subjects = new DeleteFileTool().subjects(
+                Arguments.of(Map.of("path", "victim", "recursive", true)), context.workspace()).stream()
+                .map(dev.quiver.api.Subject::value).toList();
+        assertEquals(java.util.List.of("victim", "victim/a.txt", "victim/keep", "victim/keep/precious.txt"), subjects);
+        assertEquals(java.util.List.of("victim"), new DeleteFileTool().subjects(
+                Arguments.of(Map.of("path", "victim")), context.workspace()).stream()
+                .map(dev.quiver.api.Subject::value).toList(), "without recursive only the path itself");
+    }
+
+    @Test
+    void aFolderHoldingWhatTheWalkDoesNotShowIsRefusedBeforeAnythingIsDeleted() throws Exception {
+        file("victim/a.txt", "a\n");
+        file("victim/sub/b.txt", "b\n");
+        file("victim/sub/.b.txt.1234.quiver-tmp", "a change in progress\n"); // skipped by every walk
+        String refusal = refusal("victim");
+        assertTrue(refusal.contains("victim/sub holds entries delete_file does not list")
+                && refusal.endsWith("No file was changed; ask the user."), refusal);
+        assertEquals("a\n", Files.readString(root.resolve("victim/a.txt")));
+        assertEquals("b\n", Files.readString(root.resolve("victim/sub/b.txt")));
+    }
 }
