@@ -66,6 +66,8 @@ public class GitChangedInRefTool implements Tool {
             RevCommit commit = git.commit(walk, ref);
             DirCache index = git.index();
             UnfilteredWorkTree workTree = git.workTree();
+            // JGit would skip ignored folders whole; NotIgnoredUnlessTracked prunes them unless the index has files there
+            workTree.setWalkIgnoredDirectories(true);
             List<DiffEntry> tracked = new ArrayList<>();
             int untracked = 0;
             try (TreeWalk treeWalk = new TreeWalk(git.repository, reader)) {

@@ -9,7 +9,8 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 /**
  * For a walk of a commit (tree 0) against the working tree (tree 1): leaves out what the ignore files
  * exclude unless the commit or the index holds it, so that build output is neither walked nor counted as
- * untracked, as in git. A force-added file in an ignored folder is still seen.
+ * untracked, as in git. A force-added file in an ignored folder is still seen, provided the working-tree
+ * iterator walks ignored folders ({@code setWalkIgnoredDirectories(true)}): this filter decides instead.
  */
 final class NotIgnoredUnlessTracked extends TreeFilter {
 

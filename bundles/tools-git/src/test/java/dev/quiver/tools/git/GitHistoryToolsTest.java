@@ -311,8 +311,11 @@ class GitHistoryToolsTest {
         GitFixture.write(root, "untracked.txt", "not added\n");
         GitFixture.write(root, "build/out.class", "ignored output\n");
         GitFixture.write(root, "build/more/out2.class", "ignored output\n");
+        GitFixture.write(root, "build/forced.txt", "force-added though ignored\n");
+        git(6, null, "add", "-f", "build/forced.txt");
         String text = call(new GitChangedInRefTool(), Map.of("ref", "v1"));
-        assertEquals("5 files changed from v1 (" + c1 + ") to the working tree:\n"
+        assertEquals("6 files changed from v1 (" + c1 + ") to the working tree:\n"
+                + "A  build/forced.txt\n"
                 + "A  staged-new.txt\n"
                 + "D  src/Main.java\n"
                 + "M  .env\n"
