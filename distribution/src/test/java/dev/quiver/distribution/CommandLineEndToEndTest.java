@@ -74,6 +74,21 @@ class CommandLineEndToEndTest {
             }
         }
         assertEquals(List.of("find_symbol", "outline", "read_symbol"), nav);
+        // the git set: everything reads and is allowed, except git_commit, which writes and asks
+        java.util.Map<String, String> git = new java.util.TreeMap<>();
+        for (JsonNode tool : tools) {
+            if ("git".equals(tool.get("set").asText())) {
+                git.put(tool.get("name").asText(), tool.get("decision").asText());
+                assertEquals("dev.quiver.tools.git", tool.get("bundle").asText(), tool.toString());
+            }
+        }
+        java.util.Map<String, String> expectedGit = new java.util.TreeMap<>();
+        for (String read : List.of("git_status", "git_diff", "git_log", "git_show", "git_blame", "git_branch",
+                "git_current_branch", "git_log_file", "git_diff_commits", "git_show_file", "git_changed_in_ref")) {
+            expectedGit.put(read, "allow");
+        }
+        expectedGit.put("git_commit", "ask");
+        assertEquals(expectedGit, git);
         assertFalse(sets.contains("net"), sets.toString());
         // issue 21's extra tools: line edits ask, like every write; the rest read and are allowed
         for (String edit : List.of("insert_lines", "delete_lines", "replace_lines", "append_file", "prepend_file")) {

@@ -72,13 +72,7 @@ public class GitLogTool implements Tool {
                     more = true;
                     break;
                 }
-                String subject = commit.getShortMessage();
-                if (subject.length() > 200) {
-                    subject = subject.substring(0, 200) + "...";
-                }
-                lines.add(GitRepo.shortId(commit) + "  " + GitRepo.day(commit.getAuthorIdent()) + "  "
-                        + commit.getAuthorIdent().getName() + "  " + subject
-                        + (commit.getParentCount() > 1 ? "  (merge)" : ""));
+                lines.add(GitRepo.oneLine(commit) + (commit.getParentCount() > 1 ? "  (merge)" : ""));
             }
             String where = path == null ? "" : " touching " + path;
             if (lines.isEmpty()) {

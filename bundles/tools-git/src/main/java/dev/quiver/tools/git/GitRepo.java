@@ -72,6 +72,22 @@ final class GitRepo implements AutoCloseable {
         return prefix + relative;
     }
 
+    /**
+     * The repository path of a path the model sent, as written, for looking a name up in commits: the jail
+     * still refuses a path that leads outside, but a symbolic link in today's working tree is not followed,
+     * since the file at an old commit is the one that had this name then.
+     */
+    String historyPath(String path) throws ToolException {
+        workspace.resolve(path);
+        Path root = workspace.root();
+        Path lexical = root.resolve(path).normalize();
+        if (!lexical.startsWith(root)) {
+            throw new ToolException("Path escapes workspace: " + path);
+        }
+        String relative = root.relativize(lexical).toString().replace(java.io.File.separatorChar, '/');
+        return relative.isEmpty() ? defaultScope() : prefix + relative;
+    }
+
     /** The repository path the calls are limited to when the model names none: the workspace's own folder. */
     String defaultScope() {
         return prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
@@ -166,6 +182,16 @@ final class GitRepo implements AutoCloseable {
         return ZonedDateTime.ofInstant(person.getWhenAsInstant(), person.getZoneId()).format(DAY);
     }
 
+    /** A commit as one line: short hash, author date, author name, subject (cut at 200 characters). */
+    static String oneLine(RevCommit commit) {
+        String subject = commit.getShortMessage();
+        if (subject.length() > 200) {
+            subject = subject.substring(0, 200) + "...";
+        }
+        return shortId(commit) + "  " + day(commit.getAuthorIdent()) + "  " + commit.getAuthorIdent().getName() + "  "
+                + subject;
+    }
+
     static String time(PersonIdent person) {
         return ZonedDateTime.ofInstant(person.getWhenAsInstant(), person.getZoneId()).format(TIME);
     }
@@ -208,8 +234,11 @@ final class GitRepo implements AutoCloseable {
         }
     }
 
-    /** {@code  (up to date with origin/main)}, {@code  (ahead 1, behind 1 of origin/main)}, or empty. */
-    private String tracking(String branch) throws IOException {
+    /**
+     * {@code  (up to date with origin/main)}, {@code  (ahead 1, behind 1 of origin/main)}, or empty when the
+     * branch has no upstream (or its remote-tracking ref is missing).
+     */
+    String tracking(String branch) throws IOException {
         org.eclipse.jgit.lib.BranchTrackingStatus tracking =
                 org.eclipse.jgit.lib.BranchTrackingStatus.of(repository, branch);
         if (tracking == null) {

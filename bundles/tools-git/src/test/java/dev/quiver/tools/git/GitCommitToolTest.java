@@ -349,6 +349,10 @@ class GitCommitToolTest {
 
         assertTrue(new GitStatusTool().call(Arguments.empty(), context).text().contains("a.txt  (modified)"));
         assertTrue(new GitDiffTool().call(Arguments.empty(), context).text().contains("+ALPHA"));
+        assertTrue(new GitChangedInRefTool().call(Arguments.of(Map.of("ref", "HEAD")), context).text()
+                .contains("\nM  a.txt"));
+        assertTrue(new GitShowFileTool().call(Arguments.of(Map.of("ref", "HEAD", "path", "a.txt")), context).text()
+                .endsWith("1: alpha"));
         String text = commit(Map.of("message", "past the hooks"));
         assertTrue(text.contains("a.txt  (modified)") && text.contains("new.txt  (added)")
                 && text.contains(".gitattributes  (added)"), text);

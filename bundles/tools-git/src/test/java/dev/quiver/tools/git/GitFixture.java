@@ -58,6 +58,12 @@ final class GitFixture {
 
     /** Runs git with a fixed argument list; {@code author} sets both author and committer. */
     static String git(Path directory, String author, String... args) throws IOException, InterruptedException {
+        return git(directory, author, Map.of(), args);
+    }
+
+    /** As {@link #git(Path, String, String...)}, with more environment, such as {@code GIT_COMMITTER_DATE}. */
+    static String git(Path directory, String author, Map<String, String> extraEnv, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("git"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
@@ -76,6 +82,7 @@ final class GitFixture {
         env.put("GIT_AUTHOR_EMAIL", email);
         env.put("GIT_COMMITTER_NAME", name);
         env.put("GIT_COMMITTER_EMAIL", email);
+        env.putAll(extraEnv);
         Process process = builder.start();
         process.getOutputStream().close();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

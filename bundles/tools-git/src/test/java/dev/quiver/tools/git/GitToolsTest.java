@@ -88,6 +88,18 @@ class GitToolsTest {
     }
 
     @Test
+    void ignoredFilesAreNeitherDiffedNorCountedAsUntracked() throws Exception {
+        GitFixture.write(root, ".git/info/exclude", "build/\n*.log\n");
+        GitFixture.write(root, "build/classes/A.class", "output\n");
+        GitFixture.write(root, "build/B.class", "output\n");
+        GitFixture.write(root, "debug.log", "noise\n");
+        for (Map<String, ?> arguments : List.of(Map.<String, Object>of(), Map.of("ref", "HEAD"))) {
+            String text = call(new GitDiffTool(), arguments);
+            assertTrue(text.contains("(1 untracked file not shown; git_status lists them)"), arguments + ": " + text);
+        }
+    }
+
+    @Test
     void diffAgainstARefAndForOnePath() throws Exception {
         String text = call(new GitDiffTool(), Map.of("ref", "HEAD~1", "path", "a.txt"));
         assertTrue(text.startsWith("Working tree against HEAD~1 ("), text);

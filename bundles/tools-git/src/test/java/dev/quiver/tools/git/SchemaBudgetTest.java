@@ -27,15 +27,20 @@ class SchemaBudgetTest {
     private static final Map<String, Integer> SHIRO_NEKO = Map.of(
             "git_status", 292, "git_diff", 473, "git_log", 484, "git_show", 432, "git_blame", 499);
 
-    /** shiro-neko publishes no git_commit, so it gets a flat budget, as web_fetch does. */
+    /** shiro-neko publishes no git_commit nor the history tools, so they get a flat budget, as web_fetch does. */
     private static final int FLAT_BUDGET = 400;
 
     private static final List<Tool> TOOLS = List.of(new GitStatusTool(), new GitDiffTool(), new GitLogTool(),
-            new GitShowTool(), new GitBlameTool(), new GitCommitTool());
+            new GitShowTool(), new GitBlameTool(), new GitCommitTool(), new GitBranchTool(), new GitCurrentBranchTool(),
+            new GitLogFileTool(), new GitDiffCommitsTool(), new GitShowFileTool(), new GitChangedInRefTool());
 
     /** The access each tool declares: the set reads, except the commit, which writes and so asks. */
-    private static final Map<String, String> ACCESS = Map.of("git_status", "read", "git_diff", "read", "git_log", "read",
-            "git_show", "read", "git_blame", "read", "git_commit", "write");
+    private static final Map<String, String> ACCESS = Map.ofEntries(Map.entry("git_status", "read"),
+            Map.entry("git_diff", "read"), Map.entry("git_log", "read"), Map.entry("git_show", "read"),
+            Map.entry("git_blame", "read"), Map.entry("git_commit", "write"), Map.entry("git_branch", "read"),
+            Map.entry("git_current_branch", "read"), Map.entry("git_log_file", "read"),
+            Map.entry("git_diff_commits", "read"), Map.entry("git_show_file", "read"),
+            Map.entry("git_changed_in_ref", "read"));
 
     static int schemaBytes(ToolSpec spec) throws Exception {
         String compact = JSON.writeValueAsString(JSON.readTree(spec.parameters()));
@@ -64,7 +69,9 @@ class SchemaBudgetTest {
             JsonNode schema = JSON.readTree(spec.parameters());
             assertEquals("object", schema.path("type").asText(), spec.name());
             JsonNode properties = schema.path("properties");
-            assertTrue(properties.isObject() && properties.size() > 0, spec.name());
+            // git_current_branch takes nothing; every other tool takes something
+            assertTrue(properties.isObject() && (properties.size() > 0 || spec.name().equals("git_current_branch")),
+                    spec.name());
             for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext();) {
                 Map.Entry<String, JsonNode> property = it.next();
                 String type = property.getValue().path("type").asText();
