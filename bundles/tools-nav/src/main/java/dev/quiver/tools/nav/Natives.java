@@ -23,7 +23,7 @@ final class Natives {
     private static final String STORE = "tree-sitter-lib";
     /** The binding's classes whose static initialisers load a library: the runtime, then each grammar. */
     private static final String[] LOADERS = {"org.treesitter.TSParser", "org.treesitter.TreeSitterJava",
-        "org.treesitter.TreeSitterJavascript", "org.treesitter.TreeSitterTypescript", "org.treesitter.TreeSitterPython",
+        "org.treesitter.TreeSitterJavascript", "org.treesitter.TreeSitterTypescript", "org.treesitter.TreeSitterTsx", "org.treesitter.TreeSitterPython",
         "org.treesitter.TreeSitterGo", "org.treesitter.TreeSitterRust"};
 
     private static Throwable failure;

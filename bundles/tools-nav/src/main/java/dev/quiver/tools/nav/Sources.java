@@ -68,9 +68,6 @@ final class Sources {
                 out.append("[").append(path).append(": over ").append(MAX_PARSE_BYTES >> 20)
                         .append(" MB; only lines 1-").append(cutAtLine).append(" were parsed]");
             }
-            if (language == Language.TSX && errorLine > 0) {
-                out.append("[no TSX grammar is packaged: .tsx is read with the TypeScript or the JavaScript grammar]");
-            }
             return out.toString();
         }
     }
