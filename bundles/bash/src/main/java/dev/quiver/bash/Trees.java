@@ -6,12 +6,11 @@ import org.treesitter.TSInputEncoding;
 import org.treesitter.TSLanguage;
 import org.treesitter.TSParser;
 import org.treesitter.TSTree;
-import org.treesitter.TreeSitterBash;
 
 /**
  * tree-sitter parsers for bash. A {@link TSParser} is not thread-safe, so each parse borrows one
- * from a small pool (no ThreadLocal: worker threads may outlive this bundle). The native library
- * is loaded by the first parse.
+ * from a small pool (no ThreadLocal: worker threads may outlive this bundle). The native libraries
+ * are loaded by the first parse, through {@link Natives}.
  */
 final class Trees {
 
@@ -23,7 +22,7 @@ final class Trees {
     }
 
     private static final class Language {
-        static final TSLanguage BASH = new TreeSitterBash();
+        static final TSLanguage BASH = Natives.loadBash();
     }
 
     static TSLanguage language() {
@@ -40,8 +39,9 @@ final class Trees {
         if (parser != null) {
             IDLE_COUNT.decrementAndGet();
         } else {
+            TSLanguage bash = Language.BASH; // before TSParser's first use, which would load the runtime itself
             parser = new TSParser();
-            parser.setLanguage(Language.BASH);
+            parser.setLanguage(bash);
         }
         boolean reusable = false;
         try {

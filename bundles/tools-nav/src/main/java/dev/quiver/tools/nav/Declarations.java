@@ -54,34 +54,22 @@ final class Declarations {
     /** Reads the declarations of UTF-8 source in a language. */
     static Reading read(Language language, byte[] utf8) {
         Natives.load();
-        if (language != Language.TSX) {
-            return readWith(language, language, utf8);
-        }
-        Reading typescript = readWith(Language.TSX, Language.TYPESCRIPT, utf8);
-        if (typescript.errorLine() == 0) {
-            return typescript;
-        }
-        Reading javascript = readWith(Language.TSX, Language.JAVASCRIPT, utf8);
-        return javascript.declarations().size() > typescript.declarations().size() ? javascript : typescript;
-    }
-
-    private static Reading readWith(Language language, Language grammar, byte[] utf8) {
-        TSTree tree = parse(grammar, utf8);
+        TSTree tree = parse(language, utf8);
         if (tree == null) {
             return new Reading(List.of(), 0, true);
         }
         TSNode root = tree.getRootNode();
-        Declarations reader = new Declarations(utf8, grammar == Language.JAVASCRIPT ? language : grammar);
+        Declarations reader = new Declarations(utf8, language);
         reader.members(root, "", 0, false);
         return new Reading(List.copyOf(reader.found), root.hasError() ? firstErrorLine(root) : 0, false);
     }
 
-    private static TSTree parse(Language grammar, byte[] utf8) {
-        ConcurrentLinkedQueue<TSParser> idle = IDLE[grammar.ordinal()];
+    private static TSTree parse(Language language, byte[] utf8) {
+        ConcurrentLinkedQueue<TSParser> idle = IDLE[language.ordinal()];
         TSParser parser = idle.poll();
         if (parser == null) {
             parser = new TSParser();
-            parser.setLanguage(grammar.grammar());
+            parser.setLanguage(language.grammar());
         }
         long deadline = System.nanoTime() + PARSE_BUDGET_NANOS;
         byte[] buffer = new byte[Math.max(16, Math.min(utf8.length, 1 << 16))];

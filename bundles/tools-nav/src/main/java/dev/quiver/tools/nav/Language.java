@@ -8,6 +8,7 @@ import org.treesitter.TreeSitterJava;
 import org.treesitter.TreeSitterJavascript;
 import org.treesitter.TreeSitterPython;
 import org.treesitter.TreeSitterRust;
+import org.treesitter.TreeSitterTsx;
 import org.treesitter.TreeSitterTypescript;
 
 /** The languages whose declarations are read, each by its file extensions and its tree-sitter grammar. */
@@ -15,18 +16,14 @@ enum Language {
     JAVA("Java", "java"),
     JAVASCRIPT("JavaScript", "js", "mjs", "cjs", "jsx"),
     TYPESCRIPT("TypeScript", "ts", "mts", "cts"),
-    /**
-     * TSX has no grammar of its own here (the packaged TypeScript grammar is the one without JSX), so a
-     * .tsx file is read with the TypeScript grammar and, when that one meets errors, with the JavaScript
-     * one (which reads JSX but not types); the reading that finds more declarations is kept.
-     */
+    /** TypeScript with JSX, a grammar of its own: in plain TypeScript {@code <T>x} is a type assertion. */
     TSX("TSX", "tsx"),
     PYTHON("Python", "py", "pyi"),
     GO("Go", "go"),
     RUST("Rust", "rs");
 
     /** For messages: every supported language with its extensions. */
-    static final String SUPPORTED = "Java (.java), JavaScript (.js .mjs .cjs .jsx), TypeScript (.ts .mts .cts .tsx), "
+    static final String SUPPORTED = "Java (.java), JavaScript (.js .mjs .cjs .jsx), TypeScript (.ts .mts .cts), TSX (.tsx), "
             + "Python (.py .pyi), Go (.go), Rust (.rs)";
 
     final String title;
@@ -60,7 +57,8 @@ enum Language {
         return switch (this) {
             case JAVA -> Grammars.JAVA;
             case JAVASCRIPT -> Grammars.JAVASCRIPT;
-            case TYPESCRIPT, TSX -> Grammars.TYPESCRIPT;
+            case TYPESCRIPT -> Grammars.TYPESCRIPT;
+            case TSX -> Grammars.TSX;
             case PYTHON -> Grammars.PYTHON;
             case GO -> Grammars.GO;
             case RUST -> Grammars.RUST;
@@ -72,6 +70,7 @@ enum Language {
         static final TSLanguage JAVA = new TreeSitterJava();
         static final TSLanguage JAVASCRIPT = new TreeSitterJavascript();
         static final TSLanguage TYPESCRIPT = new TreeSitterTypescript();
+        static final TSLanguage TSX = new TreeSitterTsx();
         static final TSLanguage PYTHON = new TreeSitterPython();
         static final TSLanguage GO = new TreeSitterGo();
         static final TSLanguage RUST = new TreeSitterRust();

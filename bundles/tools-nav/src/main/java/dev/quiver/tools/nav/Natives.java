@@ -11,19 +11,23 @@ import java.util.stream.Stream;
  *
  * <p>The binding's classes load their library when first used, from a copy it writes to
  * {@code ~/.tree-sitter} unless the system property {@value #STORE} names another folder. The JVM lets
- * one class loader load a library file: {@code dev.quiver.bash} embeds the same binding and loads from
- * that folder, and so would this bundle after an update. So every class loader of this bundle has the
+ * one class loader load a library file: {@code dev.quiver.bash} embeds the same binding, and this
+ * bundle after an update is a second class loader too. So every class loader of this bundle has the
  * natives copied into a fresh folder of its own, loads them from there at once, and removes the copies
- * (a loaded library stays mapped). The property is set only while this happens: a first bash parse
- * in that same instant would load from this folder and one of the two would fail, which the shell
- * parser survives (it falls back to its tokenizer) and a nav call reports.
+ * (a loaded library stays mapped).
+ *
+ * <p>The property is JVM-wide, so it is set, used and put back only while holding {@link #STORE}
+ * itself: a string literal is interned once for the whole JVM, so it is one object in every bundle's
+ * class loader without any bundle exporting a lock, and {@code dev.quiver.bash} loads its own natives
+ * under the same one. Neither can load from the other's folder.
  */
 final class Natives {
 
+    /** The binding's property, and the JVM-wide lock held while it is set (see above). */
     private static final String STORE = "tree-sitter-lib";
     /** The binding's classes whose static initialisers load a library: the runtime, then each grammar. */
     private static final String[] LOADERS = {"org.treesitter.TSParser", "org.treesitter.TreeSitterJava",
-        "org.treesitter.TreeSitterJavascript", "org.treesitter.TreeSitterTypescript", "org.treesitter.TreeSitterPython",
+        "org.treesitter.TreeSitterJavascript", "org.treesitter.TreeSitterTypescript", "org.treesitter.TreeSitterTsx", "org.treesitter.TreeSitterPython",
         "org.treesitter.TreeSitterGo", "org.treesitter.TreeSitterRust"};
 
     private static Throwable failure;
@@ -54,18 +58,23 @@ final class Natives {
 
     private static void loadAll() throws IOException, ReflectiveOperationException {
         Path folder = Files.createTempDirectory("quiver-tree-sitter-");
-        String before = System.getProperty(STORE);
-        System.setProperty(STORE, folder.toString());
         try {
-            for (String name : LOADERS) {
-                Class.forName(name, true, Natives.class.getClassLoader());
+            synchronized (STORE) {
+                String before = System.getProperty(STORE);
+                System.setProperty(STORE, folder.toString());
+                try {
+                    for (String name : LOADERS) {
+                        Class.forName(name, true, Natives.class.getClassLoader());
+                    }
+                } finally {
+                    if (before == null) {
+                        System.clearProperty(STORE);
+                    } else {
+                        System.setProperty(STORE, before);
+                    }
+                }
             }
         } finally {
-            if (before == null) {
-                System.clearProperty(STORE);
-            } else {
-                System.setProperty(STORE, before);
-            }
             remove(folder);
         }
     }

@@ -32,6 +32,8 @@ final class Sources {
      * about 100 MB at most.
      */
     private static final long MAX_CACHED_WEIGHT = 24_000_000L;
+    /** The Bloom filter's size for a glob's literal part: a sixth to a fifth of its bits are set on the JDK's sources. */
+    private static final int BLOOM_BITS_PER_IDENTIFIER = 16;
 
     /**
      * A file's content as parsed.
@@ -68,9 +70,6 @@ final class Sources {
                 out.append("[").append(path).append(": over ").append(MAX_PARSE_BYTES >> 20)
                         .append(" MB; only lines 1-").append(cutAtLine).append(" were parsed]");
             }
-            if (language == Language.TSX && errorLine > 0) {
-                out.append("[no TSX grammar is packaged: .tsx is read with the TypeScript or the JavaScript grammar]");
-            }
             return out.toString();
         }
     }
@@ -82,18 +81,45 @@ final class Sources {
     /**
      * What is kept of a file read at one stamp.
      *
-     * @param tokens the hashes of its identifiers ({@link #tokens}), sorted; null for a binary file
+     * @param identifiers what its identifiers rule out ({@link #identifiers}); null for a binary file
      * @param outline what its parse found; null when it was read but not parsed
      */
-    record Entry(Stamp stamp, int[] tokens, Outline outline) {
-
-        /** Whether the file holds an identifier with this hash; a false answer is sure. */
-        boolean mayHold(int token) {
-            return tokens != null && Arrays.binarySearch(tokens, token) >= 0;
-        }
+    record Entry(Stamp stamp, Identifiers identifiers, Outline outline) {
 
         int weight() {
-            return (tokens == null ? 0 : tokens.length) + (outline == null ? 0 : 16 * outline.declarations().size());
+            return (identifiers == null ? 0 : identifiers.hashes().length + 2 * identifiers.runs().length)
+                    + (outline == null ? 0 : 16 * outline.declarations().size());
+        }
+    }
+
+    /**
+     * What a file's identifiers tell without reading it again. An exact name is looked up among the
+     * identifiers' hashes; a glob's literal part may sit anywhere inside a name, so it is looked up in a
+     * Bloom filter of every run of three and of four bytes inside an identifier: a literal the file holds
+     * inside one has all its runs there. Runs of four tell {@code Fork} from a file that has only
+     * {@code Format} and {@code work}.
+     *
+     * @param hashes the identifiers' hashes ({@link #token}), sorted and distinct
+     * @param runs the filter's bits, a power of two of them, about {@value #BLOOM_BITS_PER_IDENTIFIER} per
+     *     distinct identifier
+     */
+    record Identifiers(int[] hashes, long[] runs) {
+
+        /** Whether the file may declare a name the pattern matches; a false answer is sure. */
+        boolean mayDeclare(NamePattern name) {
+            if (name.needleIsIdentifier()) {
+                return Arrays.binarySearch(hashes, name.needleToken()) >= 0;
+            }
+            byte[] needle = name.needle();
+            for (int length = 3; length <= 4; length++) {
+                for (int at = 0; at + length <= needle.length; at++) {
+                    int bit = runBit(needle, at, length, runs.length);
+                    if ((runs[bit >>> 6] & 1L << bit) == 0) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
     }
 
@@ -139,7 +165,7 @@ final class Sources {
     static Outline outline(Workspace workspace, Path file, Language language) throws IOException {
         Stamp stamp = stamp(file);
         Entry entry = entry(file, stamp);
-        if (entry != null && (entry.outline() != null || entry.tokens() == null)) {
+        if (entry != null && (entry.outline() != null || entry.identifiers() == null)) {
             return entry.outline();
         }
         Source source;
@@ -151,7 +177,7 @@ final class Sources {
             return null;
         }
         Outline outline = parse(source, language);
-        remember(file, new Entry(stamp, tokens(source.utf8()), outline));
+        remember(file, new Entry(stamp, identifiers(source.utf8()), outline));
         return outline;
     }
 
@@ -222,11 +248,11 @@ final class Sources {
     }
 
     /**
-     * The hashes of a text's identifiers, sorted and distinct: runs of ASCII letters, digits, {@code _} and
-     * {@code $} and of any non-ASCII byte, hashed as {@link #token} hashes a name. A name declared in the
-     * file is one of them, so a file without its hash need not be read again to look for it.
+     * A text's identifiers: runs of ASCII letters, digits, {@code _} and {@code $} and of any non-ASCII
+     * byte. A name declared in the file is one of them, so a file whose identifiers rule a name out need
+     * not be read again to look for it.
      */
-    static int[] tokens(byte[] utf8) {
+    static Identifiers identifiers(byte[] utf8) {
         int[] hashes = new int[256];
         int count = 0;
         int i = 0;
@@ -252,7 +278,34 @@ final class Sources {
                 sorted[distinct++] = sorted[j];
             }
         }
-        return Arrays.copyOf(sorted, distinct);
+        // a power of two, so that a bit is the hash's low bits
+        long[] runs = new long[Integer.highestOneBit(Math.max(1, distinct * BLOOM_BITS_PER_IDENTIFIER / 64) * 2 - 1)];
+        for (int at = 0; at + 3 <= utf8.length; at++) {
+            if (isIdentifierByte(utf8[at]) && isIdentifierByte(utf8[at + 1]) && isIdentifierByte(utf8[at + 2])) {
+                int bit = runBit(utf8, at, 3, runs.length);
+                runs[bit >>> 6] |= 1L << bit;
+                if (at + 4 <= utf8.length && isIdentifierByte(utf8[at + 3])) {
+                    bit = runBit(utf8, at, 4, runs.length);
+                    runs[bit >>> 6] |= 1L << bit;
+                }
+            }
+        }
+        return new Identifiers(Arrays.copyOf(sorted, distinct), runs);
+    }
+
+    /**
+     * The filter's bit for the run of three or four bytes at {@code at}, in a filter of {@code words} longs
+     * (a power of two). Identifier bytes are never 0, so a run of four never reads as one of three.
+     */
+    private static int runBit(byte[] bytes, int at, int length, int words) {
+        int run = 0;
+        for (int i = at; i < at + length; i++) {
+            run = run << 8 | bytes[i] & 0xff;
+        }
+        // MurmurHash3's finaliser: runs differ in few bits, which one multiplication leaves clustered
+        run = (run ^ run >>> 16) * 0x85ebca6b;
+        run = (run ^ run >>> 13) * 0xc2b2ae35;
+        return (run ^ run >>> 16) & (words * 64 - 1);
     }
 
     private static boolean isIdentifierByte(byte b) {

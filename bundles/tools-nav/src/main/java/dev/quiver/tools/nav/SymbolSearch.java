@@ -136,11 +136,11 @@ final class SymbolSearch {
             if (entry.outline() != null) {
                 return entry.outline();
             }
-            if (entry.tokens() == null) {
+            if (entry.identifiers() == null) {
                 binary.incrementAndGet();
                 return null;
             }
-            if (name.needleIsIdentifier() && !entry.mayHold(name.needleToken())) {
+            if (!entry.identifiers().mayDeclare(name)) {
                 return null;
             }
         }
@@ -153,13 +153,13 @@ final class SymbolSearch {
             Sources.remember(file, new Sources.Entry(stamp, null, null));
             return null;
         }
-        int[] tokens = Sources.tokens(source.utf8());
+        Sources.Identifiers identifiers = Sources.identifiers(source.utf8());
         if (!Sources.contains(source.utf8(), name.needle())) {
-            Sources.remember(file, new Sources.Entry(stamp, tokens, null));
+            Sources.remember(file, new Sources.Entry(stamp, identifiers, null));
             return null;
         }
         Sources.Outline outline = Sources.parse(source, language);
-        Sources.remember(file, new Sources.Entry(stamp, tokens, outline));
+        Sources.remember(file, new Sources.Entry(stamp, identifiers, outline));
         return outline;
     }
 

@@ -10,6 +10,7 @@ import dev.quiver.api.ToolException;
 import dev.quiver.workspace.ToolTestContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,5 +158,26 @@ class FindSymbolToolTest {
         assertTrue(find(Map.of("name", "Alpha")).startsWith("No definition"), "parsed: mentioned is not declared");
         assertEquals("src/b.go:3: function Beta — func Beta() {}", find(Map.of("name", "Beta")));
         assertEquals("src/b.go:3: function Beta — func Beta() {}", find(Map.of("name", "B*")));
+    }
+
+    /**
+     * A glob's literal part is looked up in what the first search kept of each file's identifiers, so a
+     * file that cannot hold it is not read again while its stamp (size, modification time, inode) stands.
+     * Rewriting the file in place at the same size and time shows it: the new name is not seen.
+     */
+    @Test
+    void aWarmGlobSearchDoesNotReadAgainAFileWhoseIdentifiersCannotHoldItsLiteral() throws Exception {
+        write("src/c.go", "package c\n\nfunc Other() {}\n");
+        write("src/d.go", "package c\n\nfunc YourMap() {}\n");
+        assertEquals("src/d.go:3: function YourMap — func YourMap() {}", find(Map.of("name", "*Map")));
+        Path file = root.resolve("src/c.go");
+        FileTime modified = Files.getLastModifiedTime(file);
+        Files.writeString(file, "package c\n\nfunc MyMap() {}\n");
+        Files.setLastModifiedTime(file, modified);
+        assertEquals("src/d.go:3: function YourMap — func YourMap() {}", find(Map.of("name", "*Map")),
+                "src/c.go was not read again");
+        Files.setLastModifiedTime(file, FileTime.fromMillis(modified.toMillis() + 1000));
+        assertEquals("src/c.go:3: function MyMap — func MyMap() {}\nsrc/d.go:3: function YourMap — func YourMap() {}",
+                find(Map.of("name", "*Map")), "a new stamp has it read");
     }
 }

@@ -270,24 +270,88 @@ class LanguagesTest {
                   function old 13-13""", outline("web/model.ts"));
     }
 
+    /**
+     * TSX with the TSX grammar: a type assertion-looking {@code <T,>} generic, JSX with braces in
+     * attributes and children, and components used in JSX, which are uses, not definitions. The plain
+     * TypeScript grammar meets errors on this file; a clean parse is what says the right grammar read it.
+     */
     @Test
-    void tsxComponentsAreFoundAndThePartialReadingIsSaid() throws Exception {
-        write("ui/Hello.tsx", """
+    void tsxComponentsInterfacesTypesAndClassesAreDefinitionsAndJsxUsesAreNot() throws Exception {
+        write("ui/Panel.tsx", """
                 import React from "react";
 
-                export interface Props { name: string }
-
-                export function Hello({ name }: Props) {
-                  return <div className="x">Hello {name}</div>;
+                export interface PanelProps {
+                  title: string;
+                  onClose(): void;
                 }
 
-                export type Id = string;
+                export type Size = "small" | "large";
+
+                export function Panel({ title, onClose }: PanelProps) {
+                  return (
+                    <section className={title ? "panel" : "empty"} onClick={() => onClose()}>
+                      <Badge label={`${title}!`} size={"small" as Size} />
+                      {title.length > 3 && <span style={{ color: "red" }}>{title}</span>}
+                    </section>
+                  );
+                }
+
+                export const Badge = ({ label }: { label: string; size: Size }) => <b data-x={label}>{label}</b>;
+
+                const pick = <T,>(items: T[]): T => items[0];
+
+                export class Store<T> {
+                  render(): JSX.Element {
+                    return <Panel title="store" onClose={() => {}} />;
+                  }
+                }
                 """);
-        String outline = outline("ui/Hello.tsx");
-        assertTrue(outline.startsWith("[ui/Hello.tsx: TSX, "), outline);
-        assertTrue(outline.contains("interface Props 3-3"), outline);
-        assertTrue(outline.contains("function Hello 5-7"), outline);
-        assertTrue(outline.contains("no TSX grammar is packaged"), outline);
-        assertTrue(find(Map.of("name", "Hello", "include", "**/*.tsx")).startsWith("ui/Hello.tsx:5: function Hello"));
+        assertEquals("""
+                [ui/Panel.tsx: TSX, 8 declarations]
+                interface PanelProps 3-6
+                  method onClose 5-5
+                type Size 8-8
+                function Panel 10-17
+                function Badge 19-19
+                function pick 21-21
+                class Store 23-27
+                  method render 24-26""", outline("ui/Panel.tsx"));
+        assertEquals("ui/Panel.tsx:10: function Panel — export function Panel({ title, onClose }: PanelProps) {",
+                find(Map.of("name", "Panel")), "the <Panel .../> in render is a use");
+        assertEquals("ui/Panel.tsx:19: function Badge — export const Badge = ({ label }: { label: string; size: Size }) "
+                + "=> <b data-x={label}>{label}</b>;", find(Map.of("name", "Badge")), "the <Badge .../> in Panel is a use");
+        assertEquals("ui/Panel.tsx:3: interface PanelProps — export interface PanelProps {", find(Map.of("name", "PanelProps")));
+        assertEquals("ui/Panel.tsx:8: type Size — export type Size = \"small\" | \"large\";", find(Map.of("name", "Size")));
+        assertEquals("ui/Panel.tsx:24: method Store.render — render(): JSX.Element {", find(Map.of("name", "Store.render")));
+        assertEquals("ui/Panel.tsx:21: function pick — const pick = <T,>(items: T[]): T => items[0];",
+                find(Map.of("name", "pick")));
+        String panel = new ReadSymbolTool().call(Arguments.of(Map.of("name", "Panel", "path", "ui/Panel.tsx")), context).text();
+        assertEquals("""
+                [ui/Panel.tsx:10-17: function Panel]
+                10: export function Panel({ title, onClose }: PanelProps) {
+                11:   return (
+                12:     <section className={title ? "panel" : "empty"} onClick={() => onClose()}>
+                13:       <Badge label={`${title}!`} size={"small" as Size} />
+                14:       {title.length > 3 && <span style={{ color: "red" }}>{title}</span>}
+                15:     </section>
+                16:   );
+                17: }""", panel);
+        assertTrue(find(Map.of("name", "Panel", "include", "**/*.ts")).startsWith("No definition of Panel"),
+                "a .tsx file is not a .ts one for include");
+    }
+
+    /** A .ts file keeps the TypeScript grammar, in which {@code <string>value} is a type assertion, not JSX. */
+    @Test
+    void typescriptFilesKeepTheGrammarWhereAnglesAreTypeAssertions() throws Exception {
+        write("web/cast.ts", """
+                export function width(value: unknown): number {
+                  return (<string>value).length;
+                }
+                export const HEIGHT = <number>(<unknown>"4");
+                """);
+        assertEquals("""
+                [web/cast.ts: TypeScript, 2 declarations]
+                function width 1-3
+                constant HEIGHT 4-4""", outline("web/cast.ts"));
     }
 }
