@@ -98,6 +98,11 @@ class CommandLineEndToEndTest {
                 "json_query", "env_info", "count_tokens", "current_time")) {
             assertEquals("allow", extra.get(read), read + " in set extra: " + extra);
         }
+        // before any toolSets config: the table names what /tools in the terminal also shows: installed but not offered
+        Run table = QuiverProcess.run(workspace(), "tools");
+        assertEquals(0, table.exitCode(), table.stderr());
+        assertTrue(table.stdout().contains("1 more installed, not offered (see toolSets): web_fetch (net)"),
+                table.stdout());
         Path optIn = workspace();
         QuiverProcess.userConfig(optIn, "{\"toolSets\": [\"net\"]}");
         Run net = QuiverProcess.run(optIn, "tools", "--json");
@@ -108,11 +113,6 @@ class CommandLineEndToEndTest {
                     && tool.get("decision").asText().equals("ask");
         }
         assertTrue(webFetch, "toolSets [net] offers web_fetch, which asks: " + net.stdout());
-        // the table names what /tools in the terminal also shows: installed but not offered
-        Run table = QuiverProcess.run(workspace(), "tools");
-        assertEquals(0, table.exitCode(), table.stderr());
-        assertTrue(table.stdout().contains("1 more installed, not offered (see toolSets): web_fetch (net)"),
-                table.stdout());
         assertEquals(all.stream().sorted().toList(), all, "sorted by name");
         assertTrue(run.stderr().contains("quiver ") && run.stderr().contains("core"), run.stderr());
     }

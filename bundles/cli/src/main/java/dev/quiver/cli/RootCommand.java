@@ -104,7 +104,9 @@ final class RootCommand implements Callable<Integer> {
         try {
             // the process's stdin only when it is a pipe or a file; a test's terminal is always read
             task = PipedInput.prompt(prompt, !systemTerminal || PipedInput.stdinIsPipeOrFile()
-                    ? PipedInput.read(terminal.in()) : java.util.Optional.empty());
+                    ? PipedInput.read(terminal.in(), PipedInput.FIRST_WAIT,
+                            notice -> terminal.err().println("quiver: " + notice))
+                    : java.util.Optional.empty());
         } catch (IOException | IllegalArgumentException e) {
             terminal.err().println("quiver: " + e.getMessage());
             return ExitCodes.ERROR;

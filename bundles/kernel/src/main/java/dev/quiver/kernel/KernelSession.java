@@ -351,10 +351,12 @@ final class KernelSession implements Session {
             throw noProvider(choice.provider());
         }
         checkAllowed(choice);
+        AgentLoop.Models replacement = models(choice, modelTimeout());
+        replacement.chat(); // the provider's checks now: a base URL the policy refuses, a missing key
         model = Optional.of(choice);
         AgentLoop current = loop;
         if (current != null) {
-            current.switchModels(models(choice, modelTimeout()));
+            current.switchModels(replacement);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
 import dev.quiver.langchain4j.ModelProvider;
+import dev.quiver.langchain4j.ModelSettings;
 import dev.quiver.model.openai.OpenAiModelProvider;
 import dev.quiver.testing.OpenAiStub;
 import dev.quiver.workspace.WorkspaceFactoryComponent;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class ModelSwitchTest {
     private Path root;
     private Map<String, String> environment;
     private Framework framework;
-    /** openai and a second provider name, both served by the OpenAI provider bundle. */
+    /** openai and a second provider name, "local", both served by the OpenAI provider bundle. */
     private final ModelProvider openAi = new OpenAiModelProvider();
 
     @BeforeEach
@@ -48,16 +48,41 @@ class ModelSwitchTest {
     }
 
     private KernelSession session(OpenAiStub stub, Config config) throws Exception {
+        return session(stub, config, openAi);
+    }
+
+    /** A session whose "local" provider is {@code local}. */
+    private KernelSession session(OpenAiStub stub, Config config, ModelProvider local) throws Exception {
         SessionOptions options = new SessionOptions(root, Optional.empty(), false, false, false,
                 Optional.of("openai/test"), Optional.of(stub.baseUrl()), Optional.empty());
         return StubSessions.open(new WorkspaceFactoryComponent().open(root), config, environment, framework,
-                name -> Set.of("openai", "local").contains(name) ? Optional.of(openAi) : Optional.empty(), options);
+                name -> name.equals("openai") ? Optional.of(openAi) : name.equals("local") ? Optional.of(local)
+                        : Optional.empty(), options);
+    }
+
+    /** The OpenAI provider always at {@code url}: a local server that needs no key. */
+    private ModelProvider at(String url) {
+        return new ModelProvider() {
+            private ModelSettings there(ModelSettings settings) {
+                return new ModelSettings(settings.name(), Optional.of(url), settings.timeout(), settings.allowedBaseUrls());
+            }
+
+            @Override
+            public dev.langchain4j.model.chat.ChatModel chatModel(ModelSettings settings) {
+                return openAi.chatModel(there(settings));
+            }
+
+            @Override
+            public dev.langchain4j.model.chat.StreamingChatModel streamingChatModel(ModelSettings settings) {
+                return openAi.streamingChatModel(there(settings));
+            }
+        };
     }
 
     @Test
     void returningToTheStartsProviderTalksToTheStartsServerAgain() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("one"), OpenAiStub.text("two"))) {
-            KernelSession session = session(stub, Config.load(Optional.empty(), root, environment));
+            KernelSession session = session(stub, Config.load(Optional.empty(), root, environment), at(stub.baseUrl()));
             assertEquals("one", session.send("first", new TurnListener() { }).answer());
             session.switchModel("local/llama3");
             session.switchModel("openai/second");
@@ -91,6 +116,21 @@ class ModelSwitchTest {
             KernelSession session = session(stub, config);
             HostException refused = assertThrows(HostException.class, () -> session.switchModel("openai/forbidden"));
             assertTrue(refused.getMessage().contains("does not allow the model openai/forbidden"), refused.getMessage());
+            assertEquals(Optional.of("openai/test"), session.model());
+        }
+    }
+
+    @Test
+    void aSwitchToAServerThePolicyRefusesIsRefusedBeforeTheModelChanges() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("allowed"))) {
+            Path managed = Files.writeString(temp.resolve("managed.json"),
+                    "{\"allowedBaseUrls\": [\"" + stub.baseUrl() + "\"]}");
+            Config config = Config.load(new Config.Files(List.of(managed), Optional.empty(), Optional.empty(), root,
+                    (folder, digest) -> true));
+            KernelSession session = session(stub, config);
+            // "local" has no start URL: its default server is not the allowed one
+            HostException refused = assertThrows(HostException.class, () -> session.switchModel("local/llama3"));
+            assertTrue(refused.getMessage().contains("does not allow the model server"), refused.getMessage());
             assertEquals(Optional.of("openai/test"), session.model());
         }
     }

@@ -96,7 +96,7 @@ public class OpenAiModelProvider implements ModelProvider {
             if (path.endsWith(endpoint)) {
                 // otherwise the request goes to .../chat/completions/chat/completions and the server's 404
                 // reads as an unknown model
-                String root = baseUrl.substring(0, baseUrl.indexOf(endpoint, baseUrl.indexOf("://") + 3));
+                String root = baseUrl.substring(0, baseUrl.lastIndexOf(endpoint));
                 throw new IllegalArgumentException("Base URL must be the API's root, without the endpoint: Quiver "
                         + "adds " + endpoint + " itself. Use " + root + " instead of " + baseUrl + ".");
             }
