@@ -635,6 +635,8 @@ final class Jail {
         String reason;
         if (e instanceof java.nio.file.AccessDeniedException) {
             reason = "permission denied";
+        } else if (e instanceof java.nio.file.DirectoryNotEmptyException) {
+            reason = "the folder is not empty"; // its message is only the absolute path
         } else if (e instanceof FileSystemException f && f.getReason() != null) {
             reason = f.getReason();
         } else {
@@ -712,6 +714,30 @@ final class Jail {
             } else {
                 spot.folder.deleteFile(spot.name);
             }
+        }
+    }
+
+    /**
+     * Removes a folder while it is empty, and nothing else: rmdir refuses a file or a link, even one
+     * swapped in after the look. False when what is there is not a folder, which is left alone.
+     */
+    boolean deleteEmptyFolder(Path path) throws IOException {
+        try (Spot spot = locate(path, false, false, Intent.WRITE)) {
+            BasicFileAttributes attributes = spot.attributes();
+            if (attributes == null) {
+                return true;
+            }
+            if (!attributes.isDirectory()) {
+                return false;
+            }
+            try {
+                spot.folder.deleteDirectory(spot.name);
+            } catch (java.nio.file.DirectoryNotEmptyException kept) {
+                // another program put something in it since: it is theirs now
+            }
+            return true;
+        } catch (NoSuchFileException gone) {
+            return true;
         }
     }
 

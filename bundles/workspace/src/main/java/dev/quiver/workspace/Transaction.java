@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -49,6 +50,7 @@ final class Transaction implements Workspace.Change {
     static final String FOLDER = "changes";
     /** How a failed commit that touched no file of the tree ends its message. */
     static final String NOTHING_CHANGED = "No file was changed.";
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("d MMM HH:mm", Locale.ENGLISH);
 
     private sealed interface Step permits Write, Delete, Move, Copy {
@@ -261,7 +263,7 @@ final class Transaction implements Workspace.Change {
         }
         if (!mode.contains(PosixFilePermission.OWNER_WRITE)) {
             throw new Jail.Said(workspace.relativize(file), "it is read-only (mode "
-                    + java.nio.file.attribute.PosixFilePermissions.toString(mode) + "); it is not replaced. If it "
+                    + PosixFilePermissions.toString(mode) + "); it is not replaced. If it "
                     + "should change, make it writable first (chmod u+w), or ask the user");
         }
     }
@@ -298,9 +300,9 @@ final class Transaction implements Workspace.Change {
             Path path = made.get(i);
             if (!Temporaries.isTemporary(path.getFileName().toString())) {
                 try {
-                    jail.delete(path); // a folder: only while empty
-                } catch (IOException keptOrGone) {
-                    // not empty (someone else put a file there) or already gone
+                    jail.deleteEmptyFolder(path);
+                } catch (IOException unreachable) {
+                    // its folder above is gone or changed
                 }
             }
         }
@@ -398,7 +400,15 @@ final class Transaction implements Workspace.Change {
         }
 
         static Pending begin(Path journals, String tool) throws IOException {
-            Files.createDirectories(journals);
+            if (!Files.isDirectory(journals)) {
+                // owner only: the journals name the workspace's files and say what is done to them
+                Files.createDirectories(journals.getParent());
+                try {
+                    Files.createDirectory(journals, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+                } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
+                    // by another commit of this workspace
+                }
+            }
             String id = System.currentTimeMillis() + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
             Path file = journals.resolve(id + ".pending");
             FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -469,6 +479,8 @@ final class Transaction implements Workspace.Change {
     /**
      * Finishes or rolls back every change a dead process left in {@code journals}, and removes the
      * temporaries it registered; returns one sentence for each change that had started to touch the tree.
+     * Each one's journal and pending file are removed whatever came of it: one left would be found, and
+     * told of, again at every start.
      */
     static List<String> recover(JailedWorkspace workspace, Jail jail, Path journals) {
         List<String> said = new ArrayList<>();
@@ -494,8 +506,11 @@ final class Transaction implements Workspace.Change {
                     continue; // a live process holds it
                 }
                 Pending pending = new Pending(file, channel, lock);
-                recoverOne(workspace, jail, pending).ifPresent(said::add);
-                pending.end();
+                try {
+                    recoverOne(workspace, jail, pending).ifPresent(said::add);
+                } finally {
+                    pending.end();
+                }
             } catch (IOException | RuntimeException e) {
                 said.add("An interrupted change (" + file.getFileName() + ") could not be recovered: " + e.getMessage());
             }
@@ -503,49 +518,156 @@ final class Transaction implements Workspace.Change {
         return said;
     }
 
+    /** A line of a pending file or journal that this version would not have written: nothing of its change is done. */
+    private static final class Malformed extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Malformed(String why) {
+            super(why);
+        }
+    }
+
     private static java.util.Optional<String> recoverOne(JailedWorkspace workspace, Jail jail, Pending pending)
             throws IOException {
-        List<String> lines = Files.readAllLines(pending.file, StandardCharsets.UTF_8);
+        List<String> lines = completeLines(Files.readString(pending.file, StandardCharsets.UTF_8));
         if (lines.isEmpty()) {
             return java.util.Optional.empty(); // killed as it was made: nothing was registered, nothing made
         }
-        String[] header = fields(lines.get(0));
-        String when = header.length > 1 ? WHEN.format(Instant.ofEpochMilli(Long.parseLong(header[1]))
-                .atZone(ZoneId.systemDefault())) : "?";
-        String what = "An interrupted " + header[0] + " (" + when + ")";
+        String what = "An interrupted change (" + pending.file.getFileName() + ")";
         List<Path> made = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            if (!line.isEmpty()) {
-                made.add(journaled(fields(line)[0]));
+        List<String[]> steps = null;
+        try {
+            what = header(lines.get(0));
+            for (int i = 1; i < lines.size(); i++) {
+                String[] f = fields(lines.get(i));
+                if (f.length != 1) {
+                    throw new Malformed("line " + (i + 1) + " of its pending file is not one path");
+                }
+                made.add(inside(workspace, f[0], "line " + (i + 1) + " of its pending file"));
             }
+            Path journal = pending.sibling(".journal");
+            if (Files.exists(journal)) {
+                steps = steps(workspace, Files.readString(journal, StandardCharsets.UTF_8));
+            }
+        } catch (Malformed e) {
+            return java.util.Optional.of(what + " was not recovered, and nothing of it was done: " + e.getMessage() + ".");
         }
-        Path journal = pending.sibling(".journal");
-        if (Files.exists(journal)) {
-            List<String> steps = Files.readAllLines(journal, StandardCharsets.UTF_8);
-            if (!steps.isEmpty() && steps.get(steps.size() - 1).equals("end")) {
-                String result = rollForward(workspace, jail, steps.subList(0, steps.size() - 1));
-                removeTemporaries(jail, made);
-                return java.util.Optional.of(what + " was finished: " + result);
-            }
+        if (steps != null) {
+            String result = rollForward(workspace, jail, steps);
+            removeTemporaries(jail, made);
+            return java.util.Optional.of(what + " was finished: " + result);
         }
         boolean touched = removeTemporaries(jail, made);
+        List<String> leftAlone = new ArrayList<>();
         for (int i = made.size() - 1; i >= 0; i--) {
-            if (!Temporaries.isTemporary(made.get(i).getFileName().toString())) {
+            Path path = made.get(i);
+            if (!Temporaries.isTemporary(path.getFileName().toString())) {
                 try {
-                    jail.delete(made.get(i));
-                } catch (IOException keptOrGone) {
-                    // not empty, or gone already
+                    // registered as a folder it made; what is there now may be another program's file
+                    if (!jail.deleteEmptyFolder(path)) {
+                        leftAlone.add(workspace.relativize(path));
+                    }
+                } catch (IOException e) {
+                    leftAlone.add(jail.named(path, e).getMessage());
                 }
             }
         }
+        if (!leftAlone.isEmpty()) {
+            return java.util.Optional.of(what + " was rolled back: no file changed; left alone, as they are not "
+                    + "folders it made: " + String.join(", ", leftAlone) + ".");
+        }
         return touched ? java.util.Optional.of(what + " was rolled back: no file changed.") : java.util.Optional.empty();
+    }
+
+    /** The lines a file holds whole: a last line without its end of line was being written when the process died. */
+    private static List<String> completeLines(String text) {
+        int end = text.lastIndexOf('\n');
+        return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n", -1));
+    }
+
+    /** What a pending file's first line says: the tool and when. */
+    private static String header(String line) throws Malformed {
+        String[] f = fields(line);
+        try {
+            if (f.length == 2) {
+                String when = WHEN.format(Instant.ofEpochMilli(Long.parseLong(f[1])).atZone(ZoneId.systemDefault()));
+                return "An interrupted " + f[0] + " (" + when + ")";
+            }
+        } catch (RuntimeException notATime) {
+            // said below
+        }
+        throw new Malformed("the first line of its pending file is not a tool and a time");
+    }
+
+    /** A path a journal or pending file names, refused unless it is below the workspace's root, as written. */
+    private static Path inside(JailedWorkspace workspace, String text, String where) throws Malformed {
+        Path path;
+        try {
+            path = journaled(text);
+        } catch (RuntimeException notAPath) {
+            throw new Malformed(where + " is not a path");
+        }
+        Path root = workspace.root();
+        if (!path.isAbsolute() || !path.equals(path.normalize()) || !path.startsWith(root) || path.equals(root)) {
+            throw new Malformed(where + " names a path outside the workspace: " + text);
+        }
+        return path;
+    }
+
+    /** A temporary's name as a journal holds it: one name of the temporaries' pattern, in the target's folder. */
+    private static String temporary(String text, String where) throws Malformed {
+        if (text.indexOf('/') >= 0 || text.indexOf('\0') >= 0 || !Temporaries.isTemporary(text)) {
+            throw new Malformed(where + " names a temporary that is not one: " + text);
+        }
+        return text;
+    }
+
+    /** A SHA-256 in hex, or, where {@code expect}, also {@code any} or {@code absent}. */
+    private static void digestText(String text, boolean expect, String where) throws Malformed {
+        if (!(expect && (text.equals("any") || text.equals("absent"))) && !text.matches("[0-9a-f]{64}")) {
+            throw new Malformed(where + " has no digest where one belongs: " + text);
+        }
+    }
+
+    /** A journal's steps, each checked whole before any is made: one malformed line and none is. */
+    private static List<String[]> steps(JailedWorkspace workspace, String text) throws Malformed {
+        List<String> lines = completeLines(text);
+        if (lines.isEmpty() || !lines.get(lines.size() - 1).equals("end")) {
+            throw new Malformed("its journal does not end with its end line");
+        }
+        List<String[]> steps = new ArrayList<>();
+        for (int i = 0; i < lines.size() - 1; i++) {
+            String where = "line " + (i + 1) + " of its journal";
+            String[] f = fields(lines.get(i));
+            int count = switch (f[0]) {
+                case "write" -> 5;
+                case "delete", "copy", "move" -> 3;
+                default -> throw new Malformed(where + " has a step this version does not know: " + f[0]);
+            };
+            if (f.length != count) {
+                throw new Malformed(where + " has " + f.length + " fields, not " + count);
+            }
+            inside(workspace, f[1], where);
+            switch (f[0]) {
+                case "write" -> {
+                    temporary(f[2], where);
+                    digestText(f[3], true, where);
+                    digestText(f[4], false, where);
+                }
+                case "delete" -> digestText(f[2], true, where);
+                case "copy" -> temporary(f[2], where);
+                default -> inside(workspace, f[2], where);
+            }
+            steps.add(f);
+        }
+        return steps;
     }
 
     /** Removes the registered temporaries still there; whether there was any. */
     private static boolean removeTemporaries(Jail jail, List<Path> made) {
         boolean any = false;
         for (Path path : made) {
-            if (path.getParent() != null && Temporaries.isTemporary(path.getFileName().toString())) {
+            if (Temporaries.isTemporary(path.getFileName().toString())) {
                 try {
                     if (jail.exists(path)) {
                         any = true;
@@ -559,60 +681,75 @@ final class Transaction implements Workspace.Change {
         return any;
     }
 
-    private static String rollForward(JailedWorkspace workspace, Jail jail, List<String> steps) throws IOException {
+    /** Makes each step of a checked journal on its own: one that fails is left as it is, and named, and the rest go on. */
+    private static String rollForward(JailedWorkspace workspace, Jail jail, List<String[]> steps) {
         int done = 0;
-        List<String> leftAlone = new ArrayList<>();
-        for (String line : steps) {
-            String[] f = fields(line);
-            switch (f[0]) {
-                case "write" -> {
-                    Jail.Staged staged = new Jail.Staged(journaled(f[1]), f[2]);
-                    Jail.Expect before = expect(f[3]);
-                    byte[] now = jail.digest(staged.file());
-                    boolean stagedThere = jail.exists(staged.file().resolveSibling(staged.temporary()));
-                    if (now != null && Arrays.equals(now, HexFormat.of().parseHex(f[4]))) {
-                        done++;
-                    } else if (stagedThere && matches(now, before)) {
-                        jail.swap(staged, before);
-                        done++;
-                    } else {
-                        leftAlone.add(workspace.relativize(staged.file()));
-                    }
-                }
-                case "delete" -> {
-                    Path file = journaled(f[1]);
-                    byte[] now = jail.digest(file);
-                    if (now == null) {
-                        done++;
-                    } else if (matches(now, expect(f[2]))) {
-                        jail.remove(file, expect(f[2]), Jail.Registry.NONE);
-                        done++;
-                    } else {
-                        leftAlone.add(workspace.relativize(file));
-                    }
-                }
-                case "copy" -> {
-                    Jail.Staged staged = new Jail.Staged(journaled(f[1]), f[2]);
-                    if (jail.exists(staged.file().resolveSibling(staged.temporary())) && !jail.exists(staged.file())) {
-                        jail.place(staged);
-                    }
+        List<String> changedSince = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        for (String[] f : steps) {
+            Path file = journaled(f[1]);
+            try {
+                if (rollForward(jail, f)) {
                     done++;
+                } else {
+                    changedSince.add(workspace.relativize(file));
                 }
-                case "move" -> {
-                    Path from = journaled(f[1]);
-                    Path to = journaled(f[2]);
-                    if (jail.exists(from) && !jail.exists(to)) {
-                        jail.move(from, to, Jail.Registry.NONE);
-                    }
-                    done++;
-                }
-                default -> throw new IOException("the journal has a step this version does not know: " + f[0]);
+            } catch (IOException e) {
+                failed.add(jail.named(file, e).getMessage());
             }
         }
         String result = done + (done == 1 ? " file" : " files");
-        if (!leftAlone.isEmpty()) {
-            result += "; left as another program changed them since: " + String.join(", ", leftAlone);
+        if (!changedSince.isEmpty()) {
+            result += "; left as another program changed them since: " + String.join(", ", changedSince);
+        }
+        if (!failed.isEmpty()) {
+            result += "; left as they could not be changed: " + String.join("; ", failed);
         }
         return result + ".";
+    }
+
+    /** One step of a journal, made unless done already; false when its target was changed by someone since. */
+    private static boolean rollForward(Jail jail, String[] f) throws IOException {
+        switch (f[0]) {
+            case "write" -> {
+                Jail.Staged staged = new Jail.Staged(journaled(f[1]), f[2]);
+                Jail.Expect before = expect(f[3]);
+                byte[] now = jail.digest(staged.file());
+                if (now != null && Arrays.equals(now, HexFormat.of().parseHex(f[4]))) {
+                    return true;
+                }
+                if (jail.exists(staged.file().resolveSibling(staged.temporary())) && matches(now, before)) {
+                    jail.swap(staged, before);
+                    return true;
+                }
+                return false;
+            }
+            case "delete" -> {
+                Path file = journaled(f[1]);
+                byte[] now = jail.digest(file);
+                if (now != null && !matches(now, expect(f[2]))) {
+                    return false;
+                }
+                if (now != null) {
+                    jail.remove(file, expect(f[2]), Jail.Registry.NONE);
+                }
+                return true;
+            }
+            case "copy" -> {
+                Jail.Staged staged = new Jail.Staged(journaled(f[1]), f[2]);
+                if (jail.exists(staged.file().resolveSibling(staged.temporary())) && !jail.exists(staged.file())) {
+                    jail.place(staged);
+                }
+                return true;
+            }
+            default -> {
+                Path from = journaled(f[1]);
+                Path to = journaled(f[2]);
+                if (jail.exists(from) && !jail.exists(to)) {
+                    jail.move(from, to, Jail.Registry.NONE);
+                }
+                return true;
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.quiver.workspace;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -214,6 +216,100 @@ class ChangeTest {
         assertFalse(Files.exists(root.resolve("new")), "the copy or the folders made for it are still there");
         try (Stream<Path> left = Files.list(state.resolve(Transaction.FOLDER))) {
             assertEquals(List.of(), left.toList());
+        }
+    }
+
+    @Test
+    void aJournalStepThatFailsIsNamedTheOthersAreMadeAndItIsToldOnce() throws IOException {
+        // a journal whose first step can no longer be made: the folder it deletes is not empty
+        Files.createDirectories(root.resolve("dir"));
+        Files.writeString(root.resolve("dir/inner.txt"), "someone's\n");
+        Path gone = Files.writeString(root.resolve("gone.txt"), "to go\n");
+        Path stale = Files.writeString(root.resolve(Temporaries.name("gone.txt")), "staged\n");
+        plant("3-dead", "delete_file\t1700000000000\n" + stale + "\n",
+                "delete\t" + root.resolve("dir") + "\tany\ndelete\t" + gone + "\tany\nend\n");
+
+        List<String> said = JailedWorkspace.open(root, state).recovered();
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).matches("An interrupted delete_file \\(.+\\) was finished: 1 file; left as they could "
+                + "not be changed: dir: the folder is not empty\\."), said.get(0));
+        assertFalse(Files.exists(gone), "the step after the failed one was not made");
+        assertEquals("someone's\n", Files.readString(root.resolve("dir/inner.txt")));
+        assertFalse(Files.exists(stale), "the temporary was not removed");
+        assertNoJournals();
+        assertEquals(List.of(), JailedWorkspace.open(root, state).recovered(), "the next start told it again");
+    }
+
+    @Test
+    void aRollBackRemovesOnlyEmptyFoldersNeverAFileOrLinkAPendingFileNames() throws IOException {
+        byte[] main = "class Main {}\n\u00e9".getBytes(StandardCharsets.UTF_8);
+        Path file = Files.write(Files.createDirectories(root.resolve("src")).resolve("Main.java"), main);
+        Path link = Files.createSymbolicLink(root.resolve("link"), Path.of("src"));
+        Path empty = Files.createDirectories(root.resolve("made"));
+        plant("4-dead", "write_file\t1700000000000\n" + file + "\n" + link + "\n" + empty + "\n", null);
+
+        List<String> said = JailedWorkspace.open(root, state).recovered();
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).matches("An interrupted write_file \\(.+\\) was rolled back: no file changed; left "
+                + "alone, as they are not folders it made: link, src/Main.java\\."), said.get(0));
+        assertArrayEquals(main, Files.readAllBytes(file));
+        assertTrue(Files.isSymbolicLink(link), "the link was removed");
+        assertFalse(Files.exists(empty), "the empty folder it made is still there");
+        assertNoJournals();
+    }
+
+    @Test
+    void aMalformedJournalOrPendingLineStopsItsWholeChange() throws IOException {
+        Path first = Files.writeString(root.resolve("first.txt"), "first\n");
+        Path target = Files.writeString(root.resolve("target.txt"), "target\n");
+        Path other = Files.writeString(root.resolve("other.txt"), "not a temporary\n");
+        String digest = HexFormat.of().formatHex(Jail.digest("x".getBytes(StandardCharsets.UTF_8)));
+        // a step naming a file of the tree as its temporary: rolling forward would rename it over the target
+        plant("5-dead", "apply_patch\t1700000000000\n", "delete\t" + first + "\tany\nwrite\t" + target
+                + "\tother.txt\tany\t" + digest + "\nend\n");
+        // a pending file naming a folder outside the workspace
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        plant("6-dead", "apply_patch\t1700000000000\n" + root.resolve(Temporaries.name("x")) + "\n" + outside
+                + "\n", null);
+        Path stale = Files.writeString(root.resolve(Temporaries.name("first.txt")), "staged\n");
+        plant("7-dead", "apply_patch\t1700000000000\n" + stale + "\n", "delete\t" + first + "\tany\nmove\t" + first + "\t"
+                + root.resolve("../x") + "\nend\n");
+
+        List<String> said = JailedWorkspace.open(root, state).recovered();
+        assertEquals(3, said.size(), said.toString());
+        assertTrue(said.get(0).endsWith("was not recovered, and nothing of it was done: line 2 of its journal names "
+                + "a temporary that is not one: other.txt."), said.get(0));
+        assertTrue(said.get(1).endsWith("was not recovered, and nothing of it was done: line 3 of its pending file "
+                + "names a path outside the workspace: " + outside + "."), said.get(1));
+        assertTrue(said.get(2).endsWith("was not recovered, and nothing of it was done: line 2 of its journal names "
+                + "a path outside the workspace: " + root.resolve("../x") + "."), said.get(2));
+        assertEquals("first\n", Files.readString(first));
+        assertEquals("target\n", Files.readString(target));
+        assertEquals("not a temporary\n", Files.readString(other));
+        assertTrue(Files.isDirectory(outside));
+        assertTrue(Files.exists(stale), "a temporary of a malformed change was removed");
+        assertNoJournals();
+    }
+
+    @Test
+    void theJournalsFolderIsTheOwnersOnly() throws IOException {
+        workspace.change("write_file").write(root.resolve("a.txt"), new byte[] {1}).commit();
+        assertEquals(PosixFilePermissions.fromString("rwx------"),
+                Files.getPosixFilePermissions(state.resolve(Transaction.FOLDER)));
+    }
+
+    /** What a killed process leaves: a pending file, and, past its journal phase, a journal. */
+    private void plant(String id, String pending, String journal) throws IOException {
+        Path changes = Files.createDirectories(state.resolve(Transaction.FOLDER));
+        Files.writeString(changes.resolve(id + ".pending"), pending);
+        if (journal != null) {
+            Files.writeString(changes.resolve(id + ".journal"), journal);
+        }
+    }
+
+    private void assertNoJournals() throws IOException {
+        try (Stream<Path> left = Files.list(state.resolve(Transaction.FOLDER))) {
+            assertEquals(List.of(), left.toList(), "a pending file or journal is left");
         }
     }
 
