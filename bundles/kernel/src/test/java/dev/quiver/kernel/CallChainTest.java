@@ -339,6 +339,46 @@ class CallChainTest {
     }
 
     @Test
+    void anApprovalQuestionShowsTheFirstTwentySubjectsAndHowManyMore() throws Exception {
+        Tool many = new Tool() {
+            @Override
+            public dev.quiver.api.ToolSpec spec() {
+                return new dev.quiver.api.ToolSpec("many", "Use many paths.", "{\"type\":\"object\"}");
+            }
+
+            @Override
+            public List<dev.quiver.api.Subject> subjects(dev.quiver.api.Arguments arguments) {
+                List<dev.quiver.api.Subject> paths = new ArrayList<>();
+                for (int i = 1; i <= 25; i++) {
+                    paths.add(dev.quiver.api.Subject.path("out/f" + i + ".txt"));
+                }
+                return paths;
+            }
+
+            @Override
+            public dev.quiver.api.ToolResult call(dev.quiver.api.Arguments arguments, dev.quiver.api.ToolContext context) {
+                return dev.quiver.api.ToolResult.of("done");
+            }
+        };
+        framework.register(many, "many", "write");
+        List<ApprovalRequest> asked = new ArrayList<>();
+        TurnListener once = new TurnListener() {
+            @Override
+            public Approval approve(ApprovalRequest request) {
+                asked.add(request);
+                return Approval.always();
+            }
+        };
+        assertEquals(Status.OK, chain(false, true, Duration.ofSeconds(5)).run(framework.registry.snapshot(), "many", "{}",
+                once).status());
+        List<String> lines = List.of(asked.get(0).subject().split("\n"));
+        assertEquals(21, lines.size(), asked.get(0).subject());
+        assertEquals("out/f1.txt", lines.get(0));
+        assertEquals("out/f20.txt", lines.get(19));
+        assertEquals("... and 5 more", lines.get(20));
+    }
+
+    @Test
     void alwaysGrantsTheShownPatternForTheSessionOnly() throws Exception {
         PathTool writer = new PathTool("writer");
         framework.register(writer, "writer", "write");
