@@ -33,8 +33,11 @@ final class CallQueue {
     static final int LIMIT = 32;
     /** Calls that may wait on stdio before the reader waits for room: far more than a script pipelines. */
     static final int READER_LIMIT = 4096;
-    /** The request JSON that may wait on stdio; a call of any accepted size fits an empty queue. */
-    static final long READER_BYTES = 64L * 1024 * 1024;
+    /**
+     * The request JSON that may wait on stdio; a call of any accepted size fits an empty queue. Parsed,
+     * JSON takes many times its text in the heap (small objects the most), so the bound is kept small.
+     */
+    static final long READER_BYTES = 16L * 1024 * 1024;
     /** The JSON-RPC error code of "server busy" (the implementation-defined server error range). */
     static final int BUSY = -32000;
     /** The JSON-RPC error code of a call cancelled while it waited (as LSP's RequestCancelled). */
