@@ -62,6 +62,9 @@ final class KernelSession implements Session {
      * to another model of that provider, even after another provider's, talks to the same server.
      */
     private final Map<String, String> startBaseUrls = new java.util.HashMap<>();
+    /** Where the model client's retry notices go: the listener of the turn under way, none between turns. */
+    private final java.util.concurrent.atomic.AtomicReference<java.util.function.Consumer<String>> retryNotices =
+            new java.util.concurrent.atomic.AtomicReference<>(notice -> { });
     /** Why the configured model cannot be used (a bad name, one the managed policy does not allow). */
     private Optional<String> modelProblem = Optional.empty();
     private final SessionStore store;
@@ -412,9 +415,11 @@ final class KernelSession implements Session {
         int turn = ++turnsSoFar;
         conversationTurns.add(turn);
         checkpoints.beginTurn(id(), turn, "prompt", !options.readOnly());
+        retryNotices.set(listener::notice);
         try {
             return loop.send(prompt, listener);
         } finally {
+            retryNotices.set(notice -> { });
             checkpoints.endTurn().ifPresent(listener::notice);
         }
     }
@@ -459,7 +464,7 @@ final class KernelSession implements Session {
     /** The chosen model, built once per provider service: a provider bundle updated mid-session is picked up. */
     private AgentLoop.Models models(ModelChoice choice, Duration timeout) {
         ModelSettings settings = new ModelSettings(choice.name(), choice.baseUrl(), timeout,
-                config.managedList("allowedBaseUrls").orElse(List.of()));
+                config.managedList("allowedBaseUrls").orElse(List.of()), notice -> retryNotices.get().accept(notice));
         return new AgentLoop.Models() {
             private ModelProvider builtBy;
             private ChatModel chat;

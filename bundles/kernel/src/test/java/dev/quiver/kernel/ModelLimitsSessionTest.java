@@ -75,6 +75,25 @@ class ModelLimitsSessionTest {
     }
 
     @Test
+    void aRetryIsToldToTheTurnsListenerWhileTheAnswerIsLate() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.failure(429, "Slow down", Map.of("retry-after-ms", "200")),
+                OpenAiStub.text("made it"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, new OpenAiModelProvider(),
+                    options(root, stub, Optional.empty()));
+            java.util.List<String> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
+            TurnResult result = session.send("go", new TurnListener() {
+                @Override
+                public void notice(String text) {
+                    notices.add(text);
+                }
+            });
+            assertEquals("made it", result.answer());
+            assertTrue(notices.stream().anyMatch(n -> n.startsWith("The OpenAI-compatible server answered HTTP 429; "
+                    + "retrying in 0.2 s (attempt 2 of 5)")), notices.toString());
+        }
+    }
+
+    @Test
     void aSessionHoldingTenMegabytesOfOneCallsArgumentsResumesInA128MegabyteHeap() throws Exception {
         // one run of letters: what made the tokenizer take 2.6 GB and ten seconds
         String huge = "{\"path\":\"big.txt\",\"content\":\"" + "a".repeat(10 * 1024 * 1024) + "\"}";

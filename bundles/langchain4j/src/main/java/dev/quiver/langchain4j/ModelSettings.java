@@ -14,14 +14,23 @@ import java.util.Optional;
  * @param allowedBaseUrls the servers the managed policy allows, as patterns in which {@code *} spans any
  *     characters; empty for any. {@link BaseUrls#chosen} refuses a server none of them matches, whichever
  *     way it was chosen (the command line, the config, the environment, the provider's default).
+ * @param retries told, in one line, each time a failed request is about to be tried again, so the user
+ *     sees why the answer is late ({@code OpenAI answered HTTP 429; retrying in 4 s (attempt 2 of 5)})
  */
-public record ModelSettings(String name, Optional<String> baseUrl, Duration timeout, java.util.List<String> allowedBaseUrls) {
+public record ModelSettings(String name, Optional<String> baseUrl, Duration timeout, java.util.List<String> allowedBaseUrls,
+        java.util.function.Consumer<String> retries) {
 
     public ModelSettings {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(timeout, "timeout");
         allowedBaseUrls = java.util.List.copyOf(allowedBaseUrls);
+        Objects.requireNonNull(retries, "retries");
+    }
+
+    /** Settings whose retries are told to no one. */
+    public ModelSettings(String name, Optional<String> baseUrl, Duration timeout, java.util.List<String> allowedBaseUrls) {
+        this(name, baseUrl, timeout, allowedBaseUrls, retry -> { });
     }
 
     /** Settings with no managed restriction on the server. */

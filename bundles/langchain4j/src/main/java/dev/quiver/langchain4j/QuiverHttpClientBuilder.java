@@ -42,6 +42,7 @@ public final class QuiverHttpClientBuilder implements HttpClientBuilder {
     private Duration readTimeout = DEFAULT_READ_TIMEOUT;
     private boolean timeoutsFixed;
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+    private java.util.function.Consumer<String> retryNotices = notice -> { };
     private String service = "The model server";
     private String model;
     private String keyVariable;
@@ -157,6 +158,16 @@ public final class QuiverHttpClientBuilder implements HttpClientBuilder {
     @Override
     public RetryingHttpClient build() {
         return new RetryingHttpClient(this);
+    }
+
+    /** Who is told, in one line, of each retry before its wait (see {@link ModelSettings#retries()}). */
+    public QuiverHttpClientBuilder retryNotices(java.util.function.Consumer<String> notices) {
+        this.retryNotices = Objects.requireNonNull(notices, "notices");
+        return this;
+    }
+
+    java.util.function.Consumer<String> retryNotices() {
+        return retryNotices;
     }
 
     RetryPolicy retryPolicy() {

@@ -80,6 +80,7 @@ public final class RetryingHttpClient implements HttpClient {
     private final String notFoundHint;
     private final Predicate<ServerSentEvent> streamEnd;
     private final Function<ServerSentEvent, ModelException> streamError;
+    private final java.util.function.Consumer<String> retryNotices;
 
     RetryingHttpClient(QuiverHttpClientBuilder builder) {
         this.connectTimeout = builder.connectTimeout();
@@ -91,6 +92,7 @@ public final class RetryingHttpClient implements HttpClient {
         this.notFoundHint = builder.notFoundHint();
         this.streamEnd = builder.streamEnd();
         this.streamError = builder.streamError();
+        this.retryNotices = builder.retryNotices();
         this.delegate = java.net.http.HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 .followRedirects(java.net.http.HttpClient.Redirect.NEVER)
@@ -370,6 +372,16 @@ public final class RetryingHttpClient implements HttpClient {
                 return null;
             }
             waitedMillis += wait.toMillis();
+            try {
+                retryNotices.accept(Character.toUpperCase(service.charAt(0)) + service.substring(1)
+                        + (failure.status > 0 ? " answered HTTP " + failure.status
+                        : " failed (" + failure.kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")")
+                        + "; retrying in " + Failure.Texts.seconds(Duration.ofMillis(Math.max(100, Math.round(wait.toMillis()
+                        / 100.0) * 100))) + " (attempt " + (made + 1) + " of "
+                        + policy.maxAttempts() + ")");
+            } catch (RuntimeException e) {
+                LOG.debug("A retry notice's receiver threw", e);
+            }
             LOG.debug("Retrying {} {} in {} ms after attempt {} of {} failed: {} (HTTP {})", request.method(),
                     request.uri().getPath(), wait.toMillis(), made, policy.maxAttempts(), failure.kind, failure.status);
             return wait;

@@ -6,10 +6,11 @@
  * <p>Every provider sends its requests through {@link dev.quiver.langchain4j.RetryingHttpClient}
  * (built by {@link dev.quiver.langchain4j.QuiverHttpClientBuilder}), which retries by Quiver's
  * {@link dev.quiver.langchain4j.RetryPolicy} and reports final failures as
- * {@link dev.quiver.langchain4j.ModelException}, one line for the user.
+ * {@link dev.quiver.langchain4j.ModelException}, one line for the user. 1.4 added the retry notices
+ * ({@code ModelSettings.retries}, {@code QuiverHttpClientBuilder.retryNotices}).
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package dev.quiver.langchain4j;
 
 import org.osgi.annotation.bundle.Export;

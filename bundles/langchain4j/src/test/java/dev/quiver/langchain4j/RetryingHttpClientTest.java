@@ -80,6 +80,22 @@ class RetryingHttpClientTest {
     }
 
     @Test
+    void eachRetryIsToldInOneLineBeforeItsWait() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.failure(503, "Busy", Map.of("retry-after-ms", "300")),
+                OpenAiStub.failure(429, "Slow down", Map.of("retry-after-ms", "300")), OpenAiStub.text("ok"))) {
+            List<String> notices = new CopyOnWriteArrayList<>();
+            SuccessfulHttpResponse response = builder().retryNotices(notices::add).build()
+                    .execute(request(stub.baseUrl(), false));
+            assertTrue(response.body().contains("ok"));
+            assertEquals(2, notices.size(), notices.toString());
+            assertTrue(notices.get(0).matches("OpenAI answered HTTP 503; retrying in 0\\.[34] s \\(attempt 2 of 4\\)"),
+                    notices.get(0));
+            assertTrue(notices.get(1).startsWith("OpenAI answered HTTP 429; retrying in 0."), notices.get(1));
+            assertTrue(notices.get(1).endsWith("(attempt 3 of 4)"), notices.get(1));
+        }
+    }
+
+    @Test
     void retryAfterMsWinsOverRetryAfter() throws Exception {
         try (OpenAiStub stub = OpenAiStub.start(
                 OpenAiStub.failure(429, "slow down", Map.of("retry-after-ms", "1500", "Retry-After", "1")),

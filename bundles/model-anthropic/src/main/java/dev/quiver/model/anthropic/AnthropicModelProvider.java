@@ -119,6 +119,7 @@ public class AnthropicModelProvider implements ModelProvider {
 
     private QuiverHttpClientBuilder http(Target target, ModelSettings settings) {
         return new QuiverHttpClientBuilder()
+                .retryNotices(settings.retries())
                 .service(target.service())
                 .model(settings.name())
                 .keyVariable(KEY_VARIABLE)

@@ -110,6 +110,7 @@ public class OllamaModelProvider implements ModelProvider {
 
     private QuiverHttpClientBuilder http(ModelSettings settings) {
         return new QuiverHttpClientBuilder()
+                .retryNotices(settings.retries())
                 .service("Ollama")
                 .model(settings.name())
                 .notFoundHint("Check the model name, or fetch it with: ollama pull " + settings.name())

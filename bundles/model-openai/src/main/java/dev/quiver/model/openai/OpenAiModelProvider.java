@@ -112,6 +112,7 @@ public class OpenAiModelProvider implements ModelProvider {
 
     private QuiverHttpClientBuilder http(Target target, ModelSettings settings) {
         return new QuiverHttpClientBuilder()
+                .retryNotices(settings.retries())
                 .service(target.service())
                 .model(settings.name())
                 .keyVariable(KEY_VARIABLE)
