@@ -9,9 +9,11 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
@@ -51,6 +53,8 @@ final class Transaction implements Workspace.Change {
     /** How a failed commit that touched no file of the tree ends its message. */
     static final String NOTHING_CHANGED = "No file was changed.";
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+    /** Larger than any record a commit writes (a path a line); a bigger one is not read whole into memory. */
+    static final long MAX_RECORD_BYTES = 64L << 20;
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("d MMM HH:mm", Locale.ENGLISH);
 
     private sealed interface Step permits Write, Delete, Move, Copy {
@@ -495,7 +499,20 @@ final class Transaction implements Workspace.Change {
         }
         pendings.sort(null);
         for (Path file : pendings) {
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            String notOurs = notOurs(file);
+            if (notOurs != null) {
+                // a pipe would hang every start, a link to a device or a huge file would fill the heap
+                try {
+                    Files.deleteIfExists(file);
+                    said.add("A change record (" + file.getFileName() + ") was removed unread: it " + notOurs + ".");
+                } catch (IOException e) {
+                    said.add("A change record (" + file.getFileName() + ") " + notOurs + " and could not be removed: "
+                            + e.getMessage());
+                }
+                continue;
+            }
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS)) {
                 FileLock lock;
                 try {
                     lock = channel.tryLock();
@@ -546,7 +563,11 @@ final class Transaction implements Workspace.Change {
                 made.add(inside(workspace, f[0], "line " + (i + 1) + " of its pending file"));
             }
             Path journal = pending.sibling(".journal");
-            if (Files.exists(journal)) {
+            if (Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {
+                String notOurs = notOurs(journal);
+                if (notOurs != null) {
+                    throw new Malformed("its journal " + notOurs);
+                }
                 steps = steps(workspace, Files.readString(journal, StandardCharsets.UTF_8));
             }
         } catch (Malformed e) {
@@ -577,6 +598,19 @@ final class Transaction implements Workspace.Change {
                     + "folders it made: " + String.join(", ", leftAlone) + ".");
         }
         return touched ? java.util.Optional.of(what + " was rolled back: no file changed.") : java.util.Optional.empty();
+    }
+
+    /** Why a change record is not one a commit wrote, or null: it is not a regular file, or it is too large. */
+    private static String notOurs(Path file) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!attributes.isRegularFile()) {
+                return attributes.isSymbolicLink() ? "is a symbolic link" : "is not a regular file";
+            }
+            return attributes.size() > MAX_RECORD_BYTES ? "is " + attributes.size() + " bytes, more than a commit writes" : null;
+        } catch (IOException e) {
+            return "cannot be looked at (" + e.getMessage() + ")";
+        }
     }
 
     /** The lines a file holds whole: a last line without its end of line was being written when the process died. */

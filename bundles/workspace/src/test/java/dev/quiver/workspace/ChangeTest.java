@@ -292,6 +292,34 @@ class ChangeTest {
     }
 
     @Test
+    void aChangeRecordThatIsAPipeALinkToADeviceOrHugeIsRemovedUnreadInsteadOfHangingEveryStart() throws Exception {
+        Path changes = Files.createDirectories(state.resolve(Transaction.FOLDER));
+        Path first = Files.writeString(root.resolve("first.txt"), "first\n");
+        Files.createSymbolicLink(changes.resolve("1-a.pending"), Path.of("/dev/zero"));
+        Process fifo = new ProcessBuilder("mkfifo", changes.resolve("2-b.pending").toString()).start();
+        assertEquals(0, fifo.waitFor());
+        // a pending file as a commit writes it, whose journal is a link to an endless device
+        plant("3-c", "apply_patch\t1700000000000\n", null);
+        Files.createSymbolicLink(changes.resolve("3-c.journal"), Path.of("/dev/zero"));
+        try (java.io.RandomAccessFile huge = new java.io.RandomAccessFile(changes.resolve("4-d.pending").toFile(), "rw")) {
+            huge.setLength(Transaction.MAX_RECORD_BYTES + 1); // sparse: no disk is spent
+        }
+
+        List<String> said = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> JailedWorkspace.open(root, state).recovered(), "a start hung on a change record");
+        assertEquals(4, said.size(), said.toString());
+        assertEquals("A change record (1-a.pending) was removed unread: it is a symbolic link.", said.get(0));
+        assertEquals("A change record (2-b.pending) was removed unread: it is not a regular file.", said.get(1));
+        assertTrue(said.get(2).endsWith("was not recovered, and nothing of it was done: its journal is a symbolic link."),
+                said.get(2));
+        assertEquals("A change record (4-d.pending) was removed unread: it is " + (Transaction.MAX_RECORD_BYTES + 1)
+                + " bytes, more than a commit writes.", said.get(3));
+        assertEquals("first\n", Files.readString(first));
+        assertNoJournals();
+        assertEquals(List.of(), JailedWorkspace.open(root, state).recovered(), "the next start told it again");
+    }
+
+    @Test
     void theJournalsFolderIsTheOwnersOnly() throws IOException {
         workspace.change("write_file").write(root.resolve("a.txt"), new byte[] {1}).commit();
         assertEquals(PosixFilePermissions.fromString("rwx------"),

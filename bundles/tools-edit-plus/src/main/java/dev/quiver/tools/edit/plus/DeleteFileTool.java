@@ -188,7 +188,8 @@ public class DeleteFileTool implements Tool {
     /**
      * Refuses, before anything changes, a folder holding entries the walk does not show (a Quiver temporary
      * of a change in progress, a folder it cannot read): the folders could not be removed after the files,
-     * and the delete would stop half done.
+     * and the delete would stop half done. A folder whose entries cannot be removed (no write permission
+     * for this user, nor for the folder above the one deleted) stops it for the same reason.
      */
     private static void refuseUnlisted(Workspace workspace, Path folder, String name, List<Workspace.Entry> entries)
             throws ToolException {
@@ -198,6 +199,14 @@ public class DeleteFileTool implements Tool {
             walked.merge(entry.path().getParent(), 1, Integer::sum);
             if (entry.kind() == Workspace.Entry.Kind.DIRECTORY && !Files.isSymbolicLink(entry.path())) {
                 walked.putIfAbsent(entry.path(), 0);
+            }
+        }
+        for (Path holder : walked.keySet()) {
+            Path writable = holder.equals(folder) ? folder.getParent() : holder;
+            if (!Files.isWritable(writable) || !Files.isWritable(holder)) {
+                Path shown = Files.isWritable(writable) ? holder : writable;
+                throw new ToolException("Cannot delete " + name + ": " + (shown.equals(workspace.root())
+                        ? "the workspace's root folder" : workspace.relativize(shown)) + " is not writable, so what it holds cannot be removed. No file was changed; ask the user.");
             }
         }
         for (java.util.Map.Entry<Path, Integer> listed : walked.entrySet()) {
