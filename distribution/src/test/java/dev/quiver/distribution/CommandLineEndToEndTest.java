@@ -84,7 +84,7 @@ class CommandLineEndToEndTest {
         }
         java.util.Map<String, String> expectedGit = new java.util.TreeMap<>();
         for (String read : List.of("git_status", "git_diff", "git_log", "git_show", "git_blame", "git_branch",
-                "git_current_branch", "git_log_file", "git_diff_commits", "git_show_file", "git_changed_in_ref")) {
+                "git_current_branch", "git_log_file", "git_diff_commits", "git_show_file", "git_changed_in_ref", "git_commit_message")) {
             expectedGit.put(read, "allow");
         }
         expectedGit.put("git_commit", "ask");

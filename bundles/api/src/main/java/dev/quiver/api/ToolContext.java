@@ -55,6 +55,23 @@ public interface ToolContext {
     }
 
     /**
+     * One answer of the session's model, asked without tools, for a tool whose result the model writes
+     * (a commit message from a diff, say). {@code instructions} go as the system message and {@code input}
+     * as the user's, both with known secret values replaced as a tool's result is; the session's model
+     * answers, and its tokens count in the turn's and the session's usage. Blocks until the answer comes,
+     * the call is cancelled or the model fails. The tool keeps {@code input} to what the model needs: it
+     * is sent whole.
+     *
+     * @return the answer's text, stripped, never empty
+     * @throws ToolException where the session has no model (a direct call, a batch or an MCP client's
+     *     session without {@code --model}), or the model failed or answered nothing; the message says which
+     * @since 1.6
+     */
+    default String askModel(String instructions, String input) throws ToolException {
+        throw new ToolException("No model is available to this call.");
+    }
+
+    /**
      * Whether the user or the kernel cancelled this call (an interrupt, a timeout, the end of the
      * session). A long-running tool checks this and stops; the kernel also interrupts its thread.
      */

@@ -9,7 +9,7 @@
  * services add refusals that no approval can override.
  */
 @Export
-@Version("1.5.0")
+@Version("1.6.0")
 package dev.quiver.api;
 
 import org.osgi.annotation.bundle.Export;

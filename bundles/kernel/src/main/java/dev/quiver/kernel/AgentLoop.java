@@ -409,7 +409,7 @@ final class AgentLoop {
      * A failed request as the user reads it: the provider's {@link ModelException} says it in one line
      * already; anything else gets the most specific message of its causes.
      */
-    private static HostException failure(Throwable error, boolean afterText) {
+    static HostException failure(Throwable error, boolean afterText) {
         Optional<ModelException> model = ModelException.find(error);
         String message = model.map(Throwable::getMessage).orElseGet(() -> "The model request failed: " + oneLine(error));
         return new HostException(afterText ? "The model's answer was cut off. " + message : message, error);

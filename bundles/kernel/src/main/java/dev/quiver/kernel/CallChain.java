@@ -83,6 +83,18 @@ final class CallChain {
     private volatile Redactor redactor;
     private volatile BeforeChange beforeChange = tool -> Optional.empty();
 
+    /** How a call asks the session's model one question ({@link dev.quiver.api.ToolContext#askModel}). */
+    interface Asker {
+        Asker NONE = (instructions, input, listener, cancelled) -> {
+            throw new dev.quiver.api.ToolException("No model is available to this session.");
+        };
+
+        String ask(String instructions, String input, TurnListener listener, java.util.function.BooleanSupplier cancelled)
+                throws dev.quiver.api.ToolException;
+    }
+
+    private volatile Asker asker = Asker.NONE;
+
     /** What runs before a call that can change files: a checkpoint; it says when it failed, for the user. */
     interface BeforeChange {
         /** @param tool the tool and its access class: {@code bash (execute)} */
@@ -117,6 +129,12 @@ final class CallChain {
     /** Where tools keep the workspace's state across sessions; found when a tool first asks. */
     CallChain withStateFolder(Supplier<Optional<java.nio.file.Path>> folder) {
         this.stateFolder = folder;
+        return this;
+    }
+
+    /** Answers the calls that ask the session's model a question. */
+    CallChain withAsker(Asker model) {
+        this.asker = model;
         return this;
     }
 
@@ -402,6 +420,10 @@ final class CallChain {
         CallContext context = new CallContext(workspace, settings, environment, sections::put,
                 text -> listener.callOutput(tool.name(), redacted(text)))
                 .withStateFolder(stateFolder);
+        Asker model = asker;
+        // what the question carries goes to the model as a tool's result does: with known secret values replaced
+        context.withAsker((instructions, input) -> model.ask(redacted(instructions), redacted(input), listener,
+                context::isCancelled));
         running.add(context);
         Redactor values = redactor;
         if (values != null && !values.looked()) {

@@ -14,6 +14,14 @@ final class CallContext implements ToolContext {
     private java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> stateFolder = java.util.Optional::empty;
     private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
+    private Question asker = (instructions, input) -> {
+        throw new dev.quiver.api.ToolException("No model is available to this call.");
+    };
+
+    /** How this call's question reaches the model. */
+    interface Question {
+        String ask(String instructions, String input) throws dev.quiver.api.ToolException;
+    }
 
     CallContext(Workspace workspace, java.util.function.Function<String, java.util.Optional<Object>> config,
             java.util.function.Supplier<java.util.Map<String, String>> environment,
@@ -62,6 +70,11 @@ final class CallContext implements ToolContext {
     }
 
     @Override
+    public String askModel(String instructions, String input) throws dev.quiver.api.ToolException {
+        return asker.ask(instructions, input);
+    }
+
+    @Override
     public boolean isCancelled() {
         return cancelled;
     }
@@ -69,6 +82,12 @@ final class CallContext implements ToolContext {
     /** The workspace's state folder, for the tools that keep state across sessions. */
     CallContext withStateFolder(java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> folder) {
         this.stateFolder = folder;
+        return this;
+    }
+
+    /** Where {@link #askModel} goes: the session's model. */
+    CallContext withAsker(Question model) {
+        this.asker = model;
         return this;
     }
 

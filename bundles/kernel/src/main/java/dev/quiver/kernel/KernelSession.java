@@ -78,6 +78,10 @@ final class KernelSession implements Session {
     private List<ChatMessage> resumed = List.of();
     private AgentLoop loop;
     private final Checkpoints checkpoints;
+    private final ModelAsk asking;
+    /** The models a tool's question goes to, and the choice they were built for. */
+    private AgentLoop.Models askedModels;
+    private ModelChoice askedFor;
     /** Turns begun in this session, prompts and direct calls alike: the next turn's number is one more. */
     private int turnsSoFar;
     /** The numbers of the turns the conversation holds, oldest first: what undo takes back. */
@@ -141,6 +145,8 @@ final class KernelSession implements Session {
         this.checkpoints = new Checkpoints(workspace, state, workers);
         chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()))
                 .withCheckpoints(checkpoints::beforeCall);
+        this.asking = new ModelAsk(this::askingModels, () -> recorder, workers);
+        chain.withAsker(asking);
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();
             return config.sharedNotes();
@@ -416,8 +422,12 @@ final class KernelSession implements Session {
         conversationTurns.add(turn);
         checkpoints.beginTurn(id(), turn, "prompt", !options.readOnly());
         retryNotices.set(listener::notice);
+        asking.takeTurnUsage();
         try {
-            return loop.send(prompt, listener);
+            TurnResult result = loop.send(prompt, listener);
+            // the questions the turn's tools asked the model count in its total
+            return new TurnResult(result.status(), result.answer(), result.calls(), result.steps(),
+                    result.usage().plus(asking.takeTurnUsage()));
         } finally {
             retryNotices.set(notice -> { });
             checkpoints.endTurn().ifPresent(listener::notice);
@@ -459,6 +469,16 @@ final class KernelSession implements Session {
 
     private Duration modelTimeout() {
         return Duration.ofSeconds(config.limit("modelTimeout", DEFAULT_MODEL_TIMEOUT.toSeconds()));
+    }
+
+    /** The session's model for a tool's question: the conversation's, built again only when it changes. */
+    private synchronized Optional<AgentLoop.Models> askingModels() {
+        Optional<ModelChoice> choice = model;
+        if (choice.isPresent() && !choice.get().equals(askedFor)) {
+            askedModels = models(choice.get(), modelTimeout());
+            askedFor = choice.get();
+        }
+        return choice.map(chosen -> askedModels);
     }
 
     /** The chosen model, built once per provider service: a provider bundle updated mid-session is picked up. */

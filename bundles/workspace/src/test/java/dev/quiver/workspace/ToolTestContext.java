@@ -46,6 +46,15 @@ public final class ToolTestContext implements ToolContext {
         return System.getenv();
     }
 
+    /** What {@link #askModel} answers, from the instructions and the input; null: no model, as in a batch. */
+    public volatile java.util.function.BinaryOperator<String> model;
+
+    @Override
+    public String askModel(String instructions, String input) throws dev.quiver.api.ToolException {
+        java.util.function.BinaryOperator<String> answering = model;
+        return answering == null ? ToolContext.super.askModel(instructions, input) : answering.apply(instructions, input);
+    }
+
     @Override
     public boolean isCancelled() {
         return cancelled.get();

@@ -32,7 +32,7 @@ class SchemaBudgetTest {
 
     private static final List<Tool> TOOLS = List.of(new GitStatusTool(), new GitDiffTool(), new GitLogTool(),
             new GitShowTool(), new GitBlameTool(), new GitCommitTool(), new GitBranchTool(), new GitCurrentBranchTool(),
-            new GitLogFileTool(), new GitDiffCommitsTool(), new GitShowFileTool(), new GitChangedInRefTool());
+            new GitLogFileTool(), new GitDiffCommitsTool(), new GitShowFileTool(), new GitChangedInRefTool(), new GitCommitMessageTool());
 
     /** The access each tool declares: the set reads, except the commit, which writes and so asks. */
     private static final Map<String, String> ACCESS = Map.ofEntries(Map.entry("git_status", "read"),
@@ -40,7 +40,7 @@ class SchemaBudgetTest {
             Map.entry("git_blame", "read"), Map.entry("git_commit", "write"), Map.entry("git_branch", "read"),
             Map.entry("git_current_branch", "read"), Map.entry("git_log_file", "read"),
             Map.entry("git_diff_commits", "read"), Map.entry("git_show_file", "read"),
-            Map.entry("git_changed_in_ref", "read"));
+            Map.entry("git_changed_in_ref", "read"), Map.entry("git_commit_message", "read"));
 
     static int schemaBytes(ToolSpec spec) throws Exception {
         String compact = JSON.writeValueAsString(JSON.readTree(spec.parameters()));
