@@ -313,4 +313,36 @@ class TerminalEndToEndTest {
             assertTrue(Files.list(home.resolve(".state/quiver/history")).findAny().isPresent(), "the history was kept");
         }
     }
+
+    @Test
+    void anEditsDiffIsOnScreenBeforeYAndTheFileChangesOnlyAfterIt() throws Exception {
+        assumeTrue(tmuxInstalled(), "tmux is not installed");
+        Path workspace = Files.createDirectories(temp.resolve("ws-diff"));
+        Path readme = Files.writeString(workspace.resolve("README.md"), "# Demo\n\nSome text.\n");
+        Path home = Files.createDirectories(temp.resolve("home-diff"));
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"README.md\"}")),
+                OpenAiStub.calls(OpenAiStub.call("edit_file",
+                        "{\"path\":\"README.md\",\"oldString\":\"# Demo\",\"newString\":\"# Quiver demo\"}")),
+                OpenAiStub.text("Edited the title."));
+                Tmux tmux = new Tmux()) {
+            tmux.start(workspace, List.of("HOME=" + home, "XDG_CONFIG_HOME=" + home.resolve(".config"),
+                    "XDG_STATE_HOME=" + home.resolve(".state"), "TERM=xterm-256color", "OPENAI_API_KEY="),
+                    List.of("sh", "-c", "\"$0\" \"$@\"; echo \"[quiver exited $?]\"; sleep 120",
+                            QuiverProcess.distribution().resolve("bin/quiver").toString(), "--model", "openai/test",
+                            "--base-url", model.baseUrl()));
+            tmux.await(s -> s.contains("/help for commands"), "the header");
+            tmux.type("retitle the readme");
+            tmux.press("Enter");
+            String screen = tmux.await("| n deny");
+            assertTrue(screen.contains("? edit_file wants to run\n    README.md\n    --- a/README.md\n    +++ b/README.md\n"
+                    + "    @@ -1,3 +1,3 @@\n    -# Demo\n    +# Quiver demo\n"), screen);
+            assertEquals("# Demo\n\nSome text.\n", Files.readString(readme), "written before the answer");
+            tmux.type("y");
+            tmux.press("Enter");
+            screen = tmux.await("Edited the title.");
+            assertEquals("# Quiver demo\n\nSome text.\n", Files.readString(readme));
+            assertTrue(screen.contains("changed README.md +1 \u22121"), "the summary after the call:\n" + screen);
+        }
+    }
 }

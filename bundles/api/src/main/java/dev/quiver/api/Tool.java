@@ -34,6 +34,16 @@ public interface Tool {
     String ACCESS = "quiver.tool.access";
     /** Service property: {@code true} when the bundle asks for the tool to run without approval. */
     String AUTO_APPROVE = "quiver.tool.autoApprove";
+    /**
+     * Service property: {@code true} when every change the tool makes goes through its context's
+     * {@link Workspace} (its {@link Workspace#change change} or its own operations) and it has no other
+     * effect. Such a tool's call may be run once against a workspace that records instead of writing, so
+     * the approval question shows the diff; once approved, exactly the recorded changes are made and the
+     * dry run's result is the call's. A tool that writes any other way must not set it.
+     *
+     * @since 1.6
+     */
+    String PREVIEW = "quiver.tool.preview";
 
     /** The name, description and argument schema sent to the model on every request. */
     ToolSpec spec();

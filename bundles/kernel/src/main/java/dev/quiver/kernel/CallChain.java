@@ -21,6 +21,8 @@ import dev.quiver.kernel.permission.AuditLog;
 import dev.quiver.kernel.permission.Decided;
 import dev.quiver.kernel.permission.Grants;
 import dev.quiver.kernel.permission.PermissionEngine;
+import dev.quiver.kernel.preview.Preview;
+import dev.quiver.kernel.preview.RecordingWorkspace;
 import dev.quiver.bash.CommandGuard;
 import dev.quiver.bash.ParsedCommand;
 import dev.quiver.bash.ShellParser;
@@ -226,11 +228,14 @@ final class CallChain {
         Decided decided = decide(prepared, true);
         Verdict verdict = applyYolo(decided);
         String instead = "";
+        Optional<Preview> preview = Optional.empty();
         if (verdict.decision() == Decision.ASK) {
             if (modes.interactive()) {
                 Optional<String> pattern = decided.grant().isEmpty() ? Optional.empty()
                         : Optional.of(String.join(", ", decided.grant()));
-                Approval answer = ask(listener, new ApprovalRequest(name, subjectLine(prepared.subjects()), verdict, pattern));
+                preview = preview(prepared);
+                Approval answer = ask(listener, new ApprovalRequest(name, subjectLine(prepared.subjects()), verdict, pattern,
+                        preview.map(Preview::diff)));
                 switch (answer.choice()) {
                     case ONCE -> verdict = new Verdict(Decision.ALLOW, BY_USER, "approved once by the user");
                     case ALWAYS -> {
@@ -268,7 +273,68 @@ final class CallChain {
             }
             return outcome(name, Status.DENIED, message, started, verdict);
         }
+        if (preview.isPresent()) {
+            return make(prepared.tool(), preview.get(), verdict, listener, started);
+        }
         return execute(prepared, verdict, listener, started);
+    }
+
+    /**
+     * The call run once against a workspace that records instead of writing, for a tool that declares
+     * every change it makes goes through the workspace: what it would change, to show before asking.
+     * Empty when the tool does not declare so, failed, changed nothing or took too long: it is then
+     * asked about without a diff and run after the answer, as any call.
+     */
+    private Optional<Preview> preview(Prepared prepared) {
+        RegisteredTool tool = prepared.tool();
+        Optional<Tool> service = tool.service();
+        if (!tool.previewable() || tool.access() != Access.WRITE || service.isEmpty()) {
+            return Optional.empty();
+        }
+        RecordingWorkspace recording = new RecordingWorkspace(workspace);
+        // the dry run's output, prompt sections and model questions reach no one
+        CallContext context = new CallContext(recording, settings, environment, (section, text) -> { }, text -> { })
+                .withStateFolder(stateFolder);
+        running.add(context);
+        Future<ToolResult> future = null;
+        try {
+            future = workers.submit(() -> service.get().call(prepared.arguments(), context));
+            ToolResult result = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return Preview.of(recording, result == null ? "" : result.text());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            context.cancel();
+            if (future != null) {
+                future.cancel(true);
+            }
+            return Optional.empty();
+        } finally {
+            running.remove(context);
+        }
+    }
+
+    /** Makes the changes the user approved, exactly as the dry run recorded them; its answer is the call's. */
+    private CallOutcome make(RegisteredTool tool, Preview preview, Verdict verdict, TurnListener listener, long started) {
+        beforeChange.before(tool.name() + " (" + tool.access().id() + ")").ifPresent(listener::notice);
+        String summary = preview.summary(); // against the files before they change
+        try {
+            preview.apply();
+        } catch (java.io.IOException e) {
+            return outcome(tool.name(), Status.ERROR, e.getMessage(), started, verdict);
+        } catch (RuntimeException e) {
+            LOG.warn("Making the approved changes of {} failed", tool.name(), e);
+            return outcome(tool.name(), Status.ERROR, tool.name() + " failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), started, verdict);
+        }
+        try {
+            // a line the terminal keeps, unlike a call's live output
+            listener.notice("changed " + summary.replace("\n", ", "));
+        } catch (RuntimeException ignored) {
+            // a front end that cannot show it must not fail the call that was made
+        }
+        return outcome(tool.name(), Status.OK, preview.result(), started, verdict);
     }
 
     private static Approval ask(TurnListener listener, ApprovalRequest request) {

@@ -19,6 +19,7 @@ final class RegisteredTool {
     private final Optional<String> set;
     private final Access access;
     private final boolean autoApproveRequested;
+    private final boolean previewable;
     private final String bundle;
     private final ServiceSource source;
     private volatile Tool service;
@@ -34,6 +35,8 @@ final class RegisteredTool {
     RegisteredTool(ServiceReference<Tool> reference, String name, Optional<String> set, Access access,
             boolean autoApproveRequested, String bundle, ServiceSource source) {
         this.reference = reference;
+        this.previewable = reference != null
+                && Boolean.parseBoolean(String.valueOf(reference.getProperty(dev.quiver.api.Tool.PREVIEW)));
         this.name = name;
         this.set = set;
         this.access = access;
@@ -56,6 +59,11 @@ final class RegisteredTool {
 
     boolean autoApproveRequested() {
         return autoApproveRequested;
+    }
+
+    /** Whether the tool declares that a dry run against a recording workspace shows all it will do. */
+    boolean previewable() {
+        return previewable;
     }
 
     String bundle() {

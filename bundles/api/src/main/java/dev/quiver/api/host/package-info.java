@@ -12,7 +12,7 @@
  * {@code Kernel.checkpoints} and {@code undo}).
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package dev.quiver.api.host;
 
 import org.osgi.annotation.bundle.Export;

@@ -104,6 +104,8 @@ public final class JLineFrontEnd implements Approver {
         final CompletableFuture<Approval> answer = new CompletableFuture<>();
         volatile boolean instead;
         volatile String stash;
+        /** The diff whose folded lines {@code d} shows; null once shown or when there is none. */
+        volatile DiffView folded;
 
         Pending(ApprovalRequest request) {
             this.request = request;
@@ -338,6 +340,13 @@ public final class JLineFrontEnd implements Approver {
             finish(pending, Approval.deny(text.strip()));
             return;
         }
+        DiffView folded = pending.folded;
+        if (folded != null && text.strip().equalsIgnoreCase(DiffView.KEY)) {
+            pending.folded = null;
+            sink.lines(folded.rest());
+            buffer.clear();
+            return;
+        }
         ApprovalPrompt.Reading reading = ApprovalPrompt.read(text, pending.request);
         if (reading.approval() != null) {
             finish(pending, reading.approval());
@@ -448,8 +457,14 @@ public final class JLineFrontEnd implements Approver {
         for (String line : request.subject().split("\n", -1)) {
             sink.line(new AttributedString("    " + Printable.visible(line), AttributedStyle.BOLD));
         }
+        Pending pending = new Pending(request);
+        request.diff().ifPresent(diff -> {
+            DiffView view = new DiffView(diff);
+            sink.lines(view.head());
+            pending.folded = view.folded() ? view : null;
+        });
         sink.line(new AttributedString("  " + Printable.line(request.verdict().reason()), Markdown.FAINT));
-        Approval answer = await(new Pending(request), ApprovalPrompt.choices(request));
+        Approval answer = await(pending, ApprovalPrompt.choices(request));
         sink.line(new AttributedString("  → " + ApprovalPrompt.outcome(answer, request), Markdown.FAINT));
         return answer;
     }

@@ -117,6 +117,8 @@ public final class LineFrontEnd implements Approver {
             for (String line : request.subject().split("\n", -1)) {
                 out.println("    " + Printable.visible(line));
             }
+            // no colour and no folding on a plain line: the whole diff, as a pipe or a log would keep it
+            request.diff().ifPresent(diff -> new DiffView(diff).all().forEach(line -> out.println(line.toString())));
             out.println("(" + request.verdict().reason() + ")");
             out.print(ApprovalPrompt.choices(request) + ": ");
             out.flush();

@@ -102,6 +102,37 @@ class TerminalKeysTest {
     }
 
     @Test
+    void aWriteCallsDiffIsShownBeforeTheQuestionFoldedAndDShowsTheRestBeforeY() throws Exception {
+        StringBuilder diff = new StringBuilder("--- a/a.txt\n+++ b/a.txt\n@@ -1,50 +1,50 @@\n");
+        for (int i = 1; i <= 50; i++) {
+            diff.append(i % 2 == 0 ? "-old line " : "+new line ").append(i).append(i == 3 ? "\033[2J" : "").append('\n');
+        }
+        FakeSession session = new FakeSession(dir);
+        CompletableFuture<Approval> answered = new CompletableFuture<>();
+        session.turns.add((s, listener) -> {
+            Approval approval = listener.approve(new ApprovalRequest("edit_file", "a.txt",
+                    new Verdict(Decision.ASK, "default", "edit_file is a write tool; those ask by default."),
+                    Optional.of("a.txt"), Optional.of(diff.toString())));
+            answered.complete(approval);
+            return "Done.";
+        });
+        try (TerminalHarness t = start(session)) {
+            t.type("edit it\r");
+            String screen = t.await("y allow once | a always allow edit_file a.txt | n deny");
+            assertTrue(screen.contains("? edit_file wants to run\n    a.txt\n    --- a/a.txt\n    +++ b/a.txt\n"), screen);
+            assertTrue(screen.contains("+new line 3^[[2J"), "an escape in the diff reached the terminal:\n" + screen);
+            assertTrue(screen.contains("+new line 37\n"), screen);
+            assertFalse(screen.contains("old line 38"), "past the fold before d:\n" + screen);
+            assertTrue(screen.contains("... 13 more lines of the diff: answer d to show them"), screen);
+            t.type("d\r");
+            screen = t.await("-old line 50");
+            assertFalse(answered.isDone(), "d answered the question");
+            t.type("y\r");
+            assertEquals(Approval.Choice.ONCE, answered.get(5, TimeUnit.SECONDS).choice());
+        }
+    }
+
+    @Test
     void undoShowsTheFilesAsksAndUndoesOnlyOnYes() throws Exception {
         FakeSession session = new FakeSession(dir);
         session.undoReport = new UndoReport(List.of(), List.of(new UndoReport.Change("src/Main.java",

@@ -74,8 +74,14 @@ final class ElicitingApprovals implements TurnListener {
                 .append("\n\nWhy it asks: ").append(request.verdict().reason());
         request.pattern().ifPresent(p -> text.append("\n\n\"always\" allows ").append(p)
                 .append(" for the rest of this session."));
+        request.diff().ifPresent(diff -> text.append("\n\nWhat it changes (unified diff):\n")
+                .append(diff.length() <= MAX_DIFF_CHARS ? diff : diff.substring(0, MAX_DIFF_CHARS)
+                        + "\n... [the diff is cut at " + MAX_DIFF_CHARS + " characters]"));
         return text.toString();
     }
+
+    /** Of a change's diff, what a client's approval dialog is sent: more is cut and said so. */
+    static final int MAX_DIFF_CHARS = 16_000;
 
     static Map<String, Object> schema(ApprovalRequest request) {
         List<String> choices = request.pattern().isPresent() ? List.of(ONCE, ALWAYS, DENY) : List.of(ONCE, DENY);

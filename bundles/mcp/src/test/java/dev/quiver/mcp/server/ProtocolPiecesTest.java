@@ -1,6 +1,7 @@
 package dev.quiver.mcp.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,6 +96,22 @@ class ProtocolPiecesTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> choices = (Map<String, Object>) ((Map<String, Object>) noGrant.get("properties")).get("decision");
         assertEquals(List.of("once", "deny"), choices.get("enum"), "nothing to grant: no always");
+    }
+
+    @Test
+    void aWriteCallsPromptCarriesItsDiffCutPastItsLimit() {
+        Verdict ask = new Verdict(Decision.ASK, "default", "edit_file is a write tool; those ask by default.");
+        String diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+beta\n";
+        String message = ElicitingApprovals.message(new ApprovalRequest("edit_file", "a.txt", ask, Optional.of("a.txt"),
+                Optional.of(diff)));
+        assertTrue(message.endsWith("What it changes (unified diff):\n" + diff), message);
+        String huge = "+x\n".repeat(20_000);
+        String cut = ElicitingApprovals.message(new ApprovalRequest("write_file", "b.txt", ask, Optional.empty(),
+                Optional.of(huge)));
+        assertTrue(cut.endsWith("... [the diff is cut at " + ElicitingApprovals.MAX_DIFF_CHARS + " characters]"), cut);
+        assertTrue(cut.length() < ElicitingApprovals.MAX_DIFF_CHARS + 500, "sent " + cut.length());
+        assertFalse(ElicitingApprovals.message(new ApprovalRequest("bash", "ls", ask, Optional.empty()))
+                .contains("What it changes"));
     }
 
     private static McpSchema.ElicitResult accept(Map<String, Object> content) {

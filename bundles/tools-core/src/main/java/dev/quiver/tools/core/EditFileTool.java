@@ -18,7 +18,7 @@ import org.osgi.service.component.annotations.Component;
  * {@code edit_file}: replaces one occurrence of a text, or every exact one. A text not there exactly is
  * sought with the tolerances of {@link Text#replace} and taken only where it matches once.
  */
-@Component(property = {Tool.NAME + "=edit_file", Tool.SET + "=core", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=edit_file", Tool.SET + "=core", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class EditFileTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("edit_file",

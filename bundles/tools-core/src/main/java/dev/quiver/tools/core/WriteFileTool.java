@@ -18,7 +18,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /** {@code write_file}: creates a file or replaces all of it. */
-@Component(property = {Tool.NAME + "=write_file", Tool.SET + "=core", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=write_file", Tool.SET + "=core", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class WriteFileTool implements Tool {
 
     /** A rewrite of a file of at least this many lines that removes most of its line breaks is flagged. */

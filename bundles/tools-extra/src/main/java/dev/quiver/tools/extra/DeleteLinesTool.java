@@ -11,7 +11,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /** {@code delete_lines}: removes an inclusive 1-based range of lines from a file read earlier. */
-@Component(property = {Tool.NAME + "=delete_lines", Tool.SET + "=extra", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=delete_lines", Tool.SET + "=extra", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class DeleteLinesTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("delete_lines",

@@ -11,7 +11,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /** {@code insert_lines}: new lines before a 1-based line of a file read earlier. */
-@Component(property = {Tool.NAME + "=insert_lines", Tool.SET + "=extra", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=insert_lines", Tool.SET + "=extra", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class InsertLinesTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("insert_lines",

@@ -11,7 +11,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /** {@code replace_lines}: puts new lines in place of an inclusive 1-based range, in one write. */
-@Component(property = {Tool.NAME + "=replace_lines", Tool.SET + "=extra", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=replace_lines", Tool.SET + "=extra", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class ReplaceLinesTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("replace_lines",

@@ -16,7 +16,7 @@ import org.osgi.service.component.annotations.Component;
  * (see {@link Patch}). Unlike Codex it is atomic: every hunk of every file is validated before anything
  * is written, and any failure leaves every file as it was, with an error naming the file and the hunk.
  */
-@Component(property = {Tool.NAME + "=apply_patch", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=apply_patch", Tool.SET + "=edit-plus", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class ApplyPatchTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("apply_patch",

@@ -15,7 +15,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /** {@code create_directory}: a directory with every missing parent ({@code mkdir -p}). */
-@Component(property = {Tool.NAME + "=create_directory", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=create_directory", Tool.SET + "=edit-plus", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class CreateDirectoryTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("create_directory",

@@ -21,7 +21,7 @@ import org.osgi.service.component.annotations.Component;
  * {@code delete_file}: deletes one file (or one symbolic link, never what it points to), or with
  * {@code recursive} a folder and everything in it, as one crash-safe change of the workspace.
  */
-@Component(property = {Tool.NAME + "=delete_file", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=delete_file", Tool.SET + "=edit-plus", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class DeleteFileTool implements Tool {
 
     /** A folder delete holding more entries than this is refused: a task that large is one to confirm by hand. */

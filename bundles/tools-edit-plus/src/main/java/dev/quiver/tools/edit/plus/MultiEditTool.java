@@ -20,7 +20,7 @@ import org.osgi.service.component.annotations.Component;
  * the one before and each matched as edit_file matches ({@link Text#replace}); the file is written once,
  * only when every edit succeeded.
  */
-@Component(property = {Tool.NAME + "=multi_edit", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=multi_edit", Tool.SET + "=edit-plus", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class MultiEditTool implements Tool {
 
     static final int MAX_EDITS = 100;

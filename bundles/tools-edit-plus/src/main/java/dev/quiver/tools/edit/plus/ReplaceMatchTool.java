@@ -18,7 +18,7 @@ import org.osgi.service.component.annotations.Component;
  * {@code replace_match}: replaces the text at one line and column, after checking that the expected old
  * text is exactly there. For the occurrence grep pointed at, when the same text occurs elsewhere too.
  */
-@Component(property = {Tool.NAME + "=replace_match", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
+@Component(property = {Tool.NAME + "=replace_match", Tool.SET + "=edit-plus", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
 public class ReplaceMatchTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("replace_match",
