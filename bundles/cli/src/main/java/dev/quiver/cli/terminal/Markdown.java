@@ -35,6 +35,9 @@ public final class Markdown {
 
     private final boolean color;
     private String fence;
+    /** Lines that may be a table's rows: held until a line that is not one says whether they are. */
+    private final List<String> rows = new ArrayList<>();
+    private int width;
 
     /** A renderer; {@code color} chooses styles, otherwise the lines carry none. */
     public Markdown(boolean color) {
@@ -48,7 +51,38 @@ public final class Markdown {
         for (String line : text.split("\n", -1)) {
             lines.addAll(markdown.line(line));
         }
+        lines.addAll(markdown.finish());
         return lines;
+    }
+
+    /** The terminal's width in columns, which a table is fitted to; 0 when unknown. */
+    public void width(int columns) {
+        this.width = columns;
+    }
+
+    /** Renders what is held back (a table's rows): the answer has ended, or something else is printed. */
+    public List<AttributedString> finish() {
+        List<AttributedString> out = held();
+        rows.clear();
+        return out;
+    }
+
+    /** What is held back, as it would show if the table ended now, without moving on. */
+    public List<AttributedString> peekHeld() {
+        return held();
+    }
+
+    /** The held rows as a table when GFM reads them as one, else as the lines they are. */
+    private List<AttributedString> held() {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        return MarkdownTable.render(rows, text -> inline(text, AttributedStyle.DEFAULT), width, style(FAINT), style(BOLD))
+                .orElseGet(() -> {
+                    List<AttributedString> lines = new ArrayList<>();
+                    rows.forEach(row -> lines.add(inline(row, AttributedStyle.DEFAULT)));
+                    return lines;
+                });
     }
 
     /** Whether the last line left a code block open. */
@@ -68,6 +102,26 @@ public final class Markdown {
 
     private List<AttributedString> renderLine(String raw, boolean advance) {
         String line = Printable.line(raw);
+        if (fence == null && line.indexOf('|') >= 0 && !line.isBlank()) {
+            // a table's row, maybe: its columns are known only when the table has ended
+            if (advance) {
+                rows.add(line);
+                return List.of();
+            }
+            List<AttributedString> shown = new ArrayList<>(held());
+            shown.add(new AttributedString(line));
+            return shown;
+        }
+        List<AttributedString> before = advance ? finish() : held();
+        if (before.isEmpty()) {
+            return renderBlock(line, advance);
+        }
+        List<AttributedString> out = new ArrayList<>(before);
+        out.addAll(renderBlock(line, advance));
+        return out;
+    }
+
+    private List<AttributedString> renderBlock(String line, boolean advance) {
         if (fence != null) {
             String trimmed = line.strip();
             if (trimmed.length() >= fence.length() && trimmed.chars().allMatch(c -> c == fence.charAt(0))

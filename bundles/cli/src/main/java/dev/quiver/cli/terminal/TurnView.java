@@ -43,6 +43,7 @@ public final class TurnView implements TurnListener {
         this.live = live;
         this.approver = approver;
         this.markdown = new Markdown(color);
+        markdown.width(sink.width());
     }
 
     @Override
@@ -54,7 +55,7 @@ public final class TurnView implements TurnListener {
             pending.delete(0, newline + 1);
             sink.lines(markdown.line(line));
         }
-        live.tail(pending.length() == 0 ? List.of() : markdown.peek(pending.toString()));
+        live.tail(pending.length() == 0 ? markdown.peekHeld() : markdown.peek(pending.toString()));
     }
 
     /** Prints the unfinished line as finished: a call, a notice or the end of the turn comes next. */
@@ -62,6 +63,12 @@ public final class TurnView implements TurnListener {
         if (pending.length() > 0) {
             sink.lines(markdown.line(pending.toString()));
             pending.setLength(0);
+            live.tail(List.of());
+        }
+        // a table's rows are held until its end: the answer's end is one
+        List<AttributedString> held = markdown.finish();
+        if (!held.isEmpty()) {
+            sink.lines(held);
             live.tail(List.of());
         }
     }

@@ -88,4 +88,53 @@ class MarkdownTest {
         assertEquals("redtext", plain("\033[31mred\033[0mtext"));
         assertEquals("title", plain("\033]0;evil\007title"));
     }
+
+    @Test
+    void aGfmTableIsDrawnInAlignedColumnsWithItsCellsMarkdownRendered() {
+        String table = "Results:\n\n| Tool | Calls | Result |\n|:-----|------:|:------:|\n| `grep` | 12 | **ok** |\n"
+                + "| edit_file | 3 | a \\| b |\n\nDone.";
+        assertEquals("Results:\n\n"
+                + "Tool      │ Calls │ Result\n"
+                + "──────────┼───────┼───────\n"
+                + "`grep`    │    12 │   ok\n"
+                + "edit_file │     3 │ a | b\n"
+                + "\nDone.", plain(table));
+        List<AttributedString> styled = Markdown.render(table, true);
+        assertTrue(styleOf(styled.get(2), "Tool").equals(AttributedStyle.BOLD), "the header is bold");
+        assertEquals(AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN), styleOf(styled.get(4), "grep"), "code in a cell is code");
+    }
+
+    @Test
+    void pipesThatAreNotATableStayAsWrittenAndATableAtTheEndIsDrawnWhenTheAnswerEnds() {
+        assertEquals("use a | b to pipe\nnext line", plain("use a | b to pipe\nnext line"));
+        Markdown markdown = new Markdown(false);
+        assertEquals(List.of(), markdown.line("| a | b |"));
+        assertEquals(List.of(), markdown.line("|---|---|"));
+        // while a row streams, the held rows show as the table they make so far, then the row as typed
+        assertEquals(List.of("a │ b", "──┼──", "| 1 | 2"), markdown.peek("| 1 | 2").stream().map(AttributedString::toString)
+                .toList());
+        assertEquals(List.of(), markdown.line("| 1 | 2 |"));
+        assertEquals(List.of("a │ b", "──┼──", "1 │ 2"), markdown.finish().stream().map(AttributedString::toString).toList());
+        assertEquals(List.of(), markdown.finish(), "drawn twice");
+    }
+
+    @Test
+    void aTableWiderThanTheTerminalIsShrunkWithItsWidestColumnCut() {
+        Markdown markdown = new Markdown(false);
+        markdown.width(30);
+        markdown.line("| name | description |");
+        markdown.line("|---|---|");
+        markdown.line("| x | " + "long words ".repeat(10) + "|");
+        List<String> lines = markdown.finish().stream().map(AttributedString::toString).toList();
+        for (String line : lines) {
+            assertTrue(line.length() <= 29, "too wide: " + line);
+        }
+        assertTrue(lines.get(2).endsWith("…"), lines.get(2));
+    }
+
+    @Test
+    void anEscapeInATableCellNeverReachesTheTerminal() {
+        String out = plain("| a |\n|---|\n| \u001b[2J x |");
+        assertFalse(out.contains("\u001b"), out);
+    }
 }
