@@ -2,6 +2,8 @@ package dev.quiver.cli;
 
 import dev.quiver.api.host.SessionOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -32,6 +34,9 @@ final class CommonOptions {
     @Option(names = "--trust-workspace", description = "Trust the workspace's config for this run only (a CI job on its own repository)")
     boolean trustWorkspace;
 
+    @Option(names = "--mcp-config", paramLabel = "FILE", description = "MCP servers for this run, from a file shaped like Claude Code's .mcp.json ({\"mcpServers\": {...}}); may be repeated")
+    List<Path> mcpConfig = new ArrayList<>();
+
     /** These options with unset values taken from the options given before the subcommand. */
     CommonOptions over(CommonOptions parent) {
         CommonOptions merged = new CommonOptions();
@@ -42,6 +47,8 @@ final class CommonOptions {
         merged.model = model != null ? model : parent.model;
         merged.baseUrl = baseUrl != null ? baseUrl : parent.baseUrl;
         merged.trustWorkspace = trustWorkspace || parent.trustWorkspace;
+        merged.mcpConfig = new ArrayList<>(parent.mcpConfig);
+        merged.mcpConfig.addAll(mcpConfig);
         return merged;
     }
 
@@ -57,7 +64,7 @@ final class CommonOptions {
     SessionOptions session(boolean interactive, Optional<String> resume, boolean inspectOnly) {
         return new SessionOptions(root(), Optional.ofNullable(config), yolo, interactive, readOnly,
                 Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()),
-                resume, trustWorkspace, inspectOnly);
+                resume, trustWorkspace, inspectOnly, mcpConfig.stream().map(file -> file.toAbsolutePath()).toList());
     }
 
     /** The workspace: --workspace, else the current directory. */

@@ -23,4 +23,16 @@ class CommonOptionsTest {
         assertEquals(Path.of("/tmp/w"), merged.workspace());
         assertTrue(merged.yolo());
     }
+
+    @Test
+    void mcpConfigFilesBeforeAndAfterTheSubcommandAllCountAsAbsolutePaths() {
+        CommonOptions before = new CommonOptions();
+        new CommandLine(before).parseArgs("--mcp-config", "servers.json");
+        CommonOptions after = new CommonOptions();
+        new CommandLine(after).parseArgs("--mcp-config", "/etc/more.json", "--mcp-config", "third.json");
+        SessionOptions merged = after.over(before).session(false);
+        assertEquals(java.util.List.of(Path.of("servers.json").toAbsolutePath(), Path.of("/etc/more.json"),
+                Path.of("third.json").toAbsolutePath()), merged.mcpConfig());
+        assertEquals(java.util.List.of(), new CommonOptions().session(false).mcpConfig());
+    }
 }

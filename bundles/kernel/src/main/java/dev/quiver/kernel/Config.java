@@ -51,24 +51,54 @@ final class Config {
     /** Keys only the managed policy may set. */
     static final Set<String> MANAGED_ONLY = Set.of("allowedModels", "allowedBaseUrls", "allowedMcpServers",
             "allowedCatalogs");
+    /**
+     * Every top-level key Quiver reads; any other is reported at start-up, with a close match when there
+     * is one. {@code $schema} is the editor hint opencode's and VS Code's files carry. A key with a dot in
+     * it is a plugin's own (by convention its bundle's symbolic name) and is not reported.
+     */
+    static final Set<String> KNOWN = Set.of("$schema", "model", "baseUrl", "toolTimeout", "modelTimeout",
+            "contextTokens", "toolSets", "permission", "shell", "net", "mcp", "mcpServers", "catalogs", "allowedModels",
+            "allowedBaseUrls", "allowedMcpServers", "allowedCatalogs");
+    /** The one key of a servers-only file: Claude Code's {@code .mcp.json} and {@code --mcp-config} files. */
+    static final String SERVERS = "mcpServers";
     /** Object keys merged field by field across layers: a field the managed policy sets is fixed. */
     private static final Set<String> FIELD_MERGED = Set.of("shell", "net");
     /** Fields of object keys that no workspace may set, trusted or not. */
     private static final Map<String, Set<String>> NEVER_FROM_WORKSPACE = Map.of("shell", Set.of("env"));
 
-    /** Where the files are, and how the workspace's trust is judged. */
-    record Files(List<Path> managed, Optional<Path> explicit, Optional<Path> user, Path workspaceRoot,
-            Trust trust) {
+    /**
+     * Where the files are, and how the workspace's trust is judged.
+     *
+     * @param mcpConfigs files of Claude Code's {@code .mcp.json} shape named on the command line
+     *     ({@code --mcp-config}): the user's, so trusted, read first in the user's layer
+     */
+    record Files(List<Path> managed, Optional<Path> explicit, List<Path> mcpConfigs, Optional<Path> user,
+            Path workspaceRoot, Trust trust) {
+
+        Files {
+            mcpConfigs = List.copyOf(mcpConfigs);
+        }
+
+        Files(List<Path> managed, Optional<Path> explicit, Optional<Path> user, Path workspaceRoot, Trust trust) {
+            this(managed, explicit, List.of(), user, workspaceRoot, trust);
+        }
 
         Path workspaceFile() {
             return workspaceRoot.resolve(".quiver").resolve("config.json");
         }
 
+        /** Claude Code's project servers file at the workspace root. */
+        Path mcpJson() {
+            return workspaceRoot.resolve(TrustStore.MCP_JSON);
+        }
+
         List<Path> all() {
             List<Path> all = new ArrayList<>(managed);
+            all.addAll(mcpConfigs);
             explicit.ifPresent(all::add);
             user.ifPresent(all::add);
             all.add(workspaceFile());
+            all.add(mcpJson());
             return all;
         }
 
@@ -85,7 +115,10 @@ final class Config {
         boolean trusts(Path workspaceRoot, String digest);
     }
 
-    /** One file's parsed content. */
+    /**
+     * One file's parsed content. A servers-only file ({@code .mcp.json}, {@code --mcp-config}) is held
+     * as an object with its {@value #SERVERS} key alone, so no other key of it is ever read.
+     */
     record Source(Path file, Layer layer, JsonNode root) {
     }
 
@@ -211,6 +244,9 @@ final class Config {
             read.clear();
             sources.stream().filter(s -> s.layer() == Layer.MANAGED).forEach(read::add);
         }
+        for (Path file : files.mcpConfigs()) {
+            readServersFile(file, first).ifPresent(root -> read.add(new Source(file, Layer.USER, root)));
+        }
         files.explicit().ifPresent(file -> readOrdinary(file, true).ifPresent(root -> read.add(new Source(file, Layer.USER,
                 root))));
         files.user().ifPresent(file -> readOrdinary(file, false).ifPresent(root -> read.add(new Source(file, Layer.USER,
@@ -219,7 +255,11 @@ final class Config {
         Map<String, TrustStore.Content> trustFiles = TrustStore.contents(files.workspaceRoot());
         Optional<JsonNode> workspace = parseWorkspace(workspaceFile, trustFiles.get(TrustStore.FILES.get(0)));
         workspace.ifPresent(root -> read.add(new Source(workspaceFile, Layer.WORKSPACE, root)));
+        Optional<JsonNode> mcpJson = parseWorkspace(files.mcpJson(), trustFiles.get(TrustStore.MCP_JSON))
+                .map(root -> serversOnly(files.mcpJson(), root));
+        mcpJson.ifPresent(root -> read.add(new Source(files.mcpJson(), Layer.WORKSPACE, root)));
         for (Source source : read) {
+            reportUnknownKeys(source);
             if (source.layer() != Layer.MANAGED) {
                 for (String key : MANAGED_ONLY) {
                     if (source.root().has(key)) {
@@ -243,11 +283,14 @@ final class Config {
         List<String> heldNow = new ArrayList<>();
         if (!trustedNow) {
             workspace.ifPresent(root -> heldNow.addAll(heldBack(root)));
+            mcpJson.map(Config::serverNames).filter(names -> !names.isEmpty())
+                    .ifPresent(names -> heldNow.add("the MCP servers of " + TrustStore.MCP_JSON + " (" + names + ")"));
             if (trustFiles.get(Notes.SHARED).bytes().isPresent()) {
                 heldNow.add(Notes.SHARED + " (kept out of the prompt)");
             }
         }
         held = List.copyOf(heldNow);
+        mergedServers(sources); // so that its problems are among the start-up warnings
     }
 
     private static Optional<JsonNode> readManaged(Path file, List<String> problems) {
@@ -326,6 +369,113 @@ final class Config {
             warnings.add("Config file " + file + " cannot be read (" + e.getMessage() + "); ignoring it.");
         }
         return Optional.empty();
+    }
+
+    /**
+     * A {@code --mcp-config} file. The user named it for this run, so at start a file that cannot be
+     * used stops the command rather than running without the servers asked for; a later reload that
+     * breaks it is reported and keeps nothing of it.
+     */
+    private Optional<JsonNode> readServersFile(Path file, boolean first) {
+        String problem = "does not exist";
+        if (java.nio.file.Files.exists(file)) {
+            try {
+                JsonNode root = Json.CONFIG.readTree(text(file));
+                if (root != null && root.isObject() && root.path(SERVERS).isObject()) {
+                    return Optional.of(serversOnly(file, root));
+                }
+                problem = "has no \"" + SERVERS + "\" object (the shape of Claude Code's .mcp.json: {\"" + SERVERS
+                        + "\": {\"NAME\": {\"command\": ...}}})";
+            } catch (JsonProcessingException e) {
+                problem = "is not valid JSON (" + e.getOriginalMessage() + " at line "
+                        + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ")";
+            } catch (IOException e) {
+                problem = "cannot be read (" + e.getMessage() + ")";
+            }
+        }
+        String message = "The --mcp-config file " + file + " " + problem + ".";
+        if (first) {
+            throw new HostException(message + " Fix it or leave the option out.");
+        }
+        warnings.add(message + " Its servers are left out.");
+        return Optional.empty();
+    }
+
+    /**
+     * A servers-only file as a source: its {@value #SERVERS} key alone. Any other key is reported,
+     * since nothing else of such a file is read (a {@code "model"} in a repository's {@code .mcp.json}
+     * must not choose the model).
+     */
+    private JsonNode serversOnly(Path file, JsonNode root) {
+        ObjectNode kept = Json.MAPPER.createObjectNode();
+        root.fieldNames().forEachRemaining(key -> {
+            if (key.equals(SERVERS)) {
+                kept.set(key, root.get(key));
+            } else if (!key.equals("$schema")) {
+                warnOnce("Key '" + key + "' in " + file + " is ignored: this file holds only \"" + SERVERS
+                        + "\" (Claude Code's shape)" + (key.equals("mcp") ? "; rename it to \"" + SERVERS + "\"." : "."));
+            }
+        });
+        return kept;
+    }
+
+    /** The server names of a servers-only source, for the untrusted notice. */
+    private static String serverNames(JsonNode root) {
+        List<String> names = new ArrayList<>();
+        root.path(SERVERS).fieldNames().forEachRemaining(names::add);
+        return String.join(", ", names);
+    }
+
+    /** Names a config file's top-level keys that Quiver does not read, with the known key meant when one is close. */
+    private void reportUnknownKeys(Source source) {
+        source.root().fieldNames().forEachRemaining(key -> {
+            if (KNOWN.contains(key) || key.contains(".")) {
+                return;
+            }
+            Optional<String> meant = closest(key, KNOWN);
+            warnOnce("Config key '" + key + "' in " + source.file() + " is not one Quiver reads"
+                    + meant.map(k -> " (did you mean '" + k + "'?)").orElse("") + "; it is ignored.");
+        });
+    }
+
+    /**
+     * The known key a mistyped one most likely meant: the same letters in another case or with
+     * {@code _} or {@code -} ({@code mcp_servers}, {@code baseURL}), one that ends with it
+     * ({@code servers}), or one at most two edits away ({@code permissions}); the shortest of equals.
+     */
+    static Optional<String> closest(String key, Set<String> known) {
+        String plain = key.replaceAll("[_\\-]", "").toLowerCase(java.util.Locale.ROOT);
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : new java.util.TreeSet<>(known)) {
+            String lower = candidate.toLowerCase(java.util.Locale.ROOT);
+            int distance = lower.equals(plain) ? 0
+                    : plain.length() >= 4 && lower.endsWith(plain) ? 1 : editDistance(plain, lower);
+            if (distance < bestDistance || distance == bestDistance && candidate.length() < best.length()) {
+                bestDistance = distance;
+                best = candidate;
+            }
+        }
+        return bestDistance <= (plain.length() <= 4 ? 1 : 2) ? Optional.ofNullable(best) : Optional.empty();
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     /** Config files are small: one that is not a regular file or is huge is refused before it is read. */
@@ -490,29 +640,37 @@ final class Config {
         return copy;
     }
 
-    /** The {@code mcp} servers of every layer that counts, by name, the higher layer's entry first. */
+    /**
+     * The MCP servers of every source that counts, by name, the higher layer's entry first: each file's
+     * {@code mcp} (Quiver's and opencode's key) and {@value #SERVERS} (Claude Code's), {@code --mcp-config}
+     * files and the workspace's {@code .mcp.json}. Within one file a name in both keys is {@code mcp}'s.
+     */
     private Optional<Value> mergedServers(List<Source> current) {
         ObjectNode merged = null;
         Path first = null;
         for (Source source : current) {
-            JsonNode value = source.root().get("mcp");
-            if (value == null || value.isNull() || !counts(source, "mcp")) {
-                continue;
-            }
-            if (!value.isObject()) {
-                if (merged == null) {
-                    return Optional.of(new Value(value, source.file())); // the reader reports the wrong type
+            for (String key : List.of("mcp", SERVERS)) {
+                JsonNode value = source.root().get(key);
+                if (value == null || value.isNull() || !counts(source, key)) {
+                    continue;
                 }
-                continue;
-            }
-            if (merged == null) {
-                merged = Json.MAPPER.createObjectNode();
-                first = source.file();
-            }
-            for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> server = it.next();
-                if (!merged.has(server.getKey())) {
-                    merged.set(server.getKey(), server.getValue());
+                if (!value.isObject()) {
+                    warnOnce("Config key '" + key + "' in " + source.file() + " must be an object of servers by name; "
+                            + "ignoring it.");
+                    continue;
+                }
+                if (merged == null) {
+                    merged = Json.MAPPER.createObjectNode();
+                    first = source.file();
+                }
+                for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext();) {
+                    Map.Entry<String, JsonNode> server = it.next();
+                    if (!merged.has(server.getKey())) {
+                        merged.set(server.getKey(), server.getValue());
+                    } else if (key.equals(SERVERS) && source.root().path("mcp").has(server.getKey())) {
+                        warnOnce("MCP server '" + server.getKey() + "' is in both 'mcp' and '" + SERVERS + "' of "
+                                + source.file() + "; the one in 'mcp' is used.");
+                    }
                 }
             }
         }
@@ -566,8 +724,14 @@ final class Config {
                 matches &= dev.quiver.kernel.permission.Wildcard.matches(entry.get("name").asText(), name);
             }
             if (entry.has("command")) {
+                // Quiver's and Claude Code's "command" is the program, opencode's the whole command line
                 ArrayNode command = Json.MAPPER.createArrayNode();
-                command.add(server.path("command"));
+                JsonNode program = server.path("command");
+                if (program.isArray()) {
+                    program.forEach(command::add);
+                } else {
+                    command.add(program);
+                }
                 server.path("args").forEach(command::add);
                 matches &= entry.get("command").equals(command);
             }

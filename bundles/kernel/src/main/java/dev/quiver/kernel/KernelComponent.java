@@ -161,7 +161,8 @@ public class KernelComponent implements Kernel {
     @Override
     public Session open(SessionOptions options) {
         Workspace workspace = openWithRecovery(options.workspace());
-        Config config = Config.load(files(workspace.root(), options.config(), options.trustWorkspace()));
+        Config config = Config.load(files(workspace.root(), options.config(), options.mcpConfig(),
+                options.trustWorkspace()));
         KernelSession[] self = new KernelSession[1];
         KernelSession session = new KernelSession(workspace, options, config, registry,
                 name -> Optional.ofNullable(providers.get(name)).map(LazyProvider::get), () -> List.copyOf(guards.values()),
@@ -174,8 +175,9 @@ public class KernelComponent implements Kernel {
         return session;
     }
 
-    private Config.Files files(java.nio.file.Path root, Optional<java.nio.file.Path> explicit, boolean trustForThisRun) {
-        return new Config.Files(managed, explicit, Config.userConfigFile(System.getenv()), root,
+    private Config.Files files(java.nio.file.Path root, Optional<java.nio.file.Path> explicit,
+            List<java.nio.file.Path> mcpConfigs, boolean trustForThisRun) {
+        return new Config.Files(managed, explicit, mcpConfigs, Config.userConfigFile(System.getenv()), root,
                 trustForThisRun ? (any, digest) -> true : trustStore);
     }
 
@@ -190,7 +192,7 @@ public class KernelComponent implements Kernel {
     @Override
     public WorkspaceTrust workspaceTrust(java.nio.file.Path workspace) {
         java.nio.file.Path root = realRoot(workspace);
-        Config config = Config.load(files(root, Optional.empty(), false));
+        Config config = Config.load(files(root, Optional.empty(), List.of(), false));
         return new WorkspaceTrust(root, config.trusted(), config.held());
     }
 

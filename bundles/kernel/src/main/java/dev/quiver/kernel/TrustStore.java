@@ -31,8 +31,15 @@ import java.util.Optional;
  */
 final class TrustStore implements Config.Trust {
 
+    /** Claude Code's project MCP servers file, at the workspace root. */
+    static final String MCP_JSON = ".mcp.json";
     /** The files whose content trust is given to, relative to the workspace root. */
-    static final List<String> FILES = List.of(".quiver/config.json", Notes.SHARED);
+    static final List<String> FILES = List.of(".quiver/config.json", Notes.SHARED, MCP_JSON);
+    /**
+     * Trust files added after trust was first recorded: one that is missing is left out of the digest,
+     * so a workspace trusted before stays trusted until such a file appears in it.
+     */
+    private static final java.util.Set<String> ADDED_LATER = java.util.Set.of(MCP_JSON);
 
     /**
      * One of {@link #FILES} as read: its bytes, or why it could not be read (then it is neither parsed
@@ -180,9 +187,12 @@ final class TrustStore implements Config.Trust {
             throw new IllegalStateException(e);
         }
         for (Map.Entry<String, Content> file : contents.entrySet()) {
+            Content content = file.getValue();
+            if (ADDED_LATER.contains(file.getKey()) && content.equals(Content.MISSING)) {
+                continue;
+            }
             sha.update(file.getKey().getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0);
-            Content content = file.getValue();
             if (content.problem().isPresent()) {
                 sha.update(("\0unreadable\0" + System.nanoTime() + Math.random()).getBytes(StandardCharsets.UTF_8));
             } else if (content.bytes().isPresent()) {

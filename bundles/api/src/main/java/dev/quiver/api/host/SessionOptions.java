@@ -1,6 +1,7 @@
 package dev.quiver.api.host;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -24,10 +25,14 @@ import java.util.Optional;
  * @param inspectOnly the session only lists tools and checks calls ({@code tools}, {@code check}): it
  *     starts nothing — session listeners hear of it as {@link SessionContext#inspectOnly()}, so the
  *     MCP client starts no server while the catalogues still decide trust as for any session
+ * @param mcpConfig files of MCP servers for this session only, in the shape of Claude Code's
+ *     {@code .mcp.json} ({@code {"mcpServers": {...}}}), named on the command line
+ *     ({@code --mcp-config}): the user's own, so their servers start whether or not the workspace is
+ *     trusted; a file that cannot be read stops the session from opening. Since 1.3.
  */
 public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive,
         boolean readOnly, Optional<String> model, Optional<String> baseUrl, Optional<String> resume,
-        boolean trustWorkspace, boolean inspectOnly) {
+        boolean trustWorkspace, boolean inspectOnly, List<Path> mcpConfig) {
 
     /** {@link #resume()} value that picks the workspace's newest session. */
     public static final String LATEST = "latest";
@@ -38,6 +43,15 @@ public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(resume, "resume");
+        mcpConfig = List.copyOf(mcpConfig);
+    }
+
+    /** Options without {@code --mcp-config} files (the canonical constructor of 1.1 and 1.2). */
+    public SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive, boolean readOnly,
+            Optional<String> model, Optional<String> baseUrl, Optional<String> resume, boolean trustWorkspace,
+            boolean inspectOnly) {
+        this(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, trustWorkspace, inspectOnly,
+                List.of());
     }
 
     /** Options of a session that neither trusts its workspace beyond what is recorded nor only inspects. */

@@ -9,7 +9,8 @@
  * <p>1.1 added workspace trust ({@code Kernel.workspaceTrust}, {@code trust}, {@code revokeTrust},
  * {@code trustedWorkspaces}); 1.2 checkpoints and undo ({@link dev.quiver.api.host.Checkpoint},
  * {@link dev.quiver.api.host.UndoReport}, {@code Session.previewUndo} and {@code undo},
- * {@code Kernel.checkpoints} and {@code undo}).
+ * {@code Kernel.checkpoints} and {@code undo}); 1.3 {@code SessionOptions.mcpConfig}, the
+ * {@code --mcp-config} files of a run.
  */
 @Export
 @Version("1.3.0")

@@ -8,6 +8,7 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.mcp.Json;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
@@ -115,6 +116,8 @@ final class ServerHandle {
                 stdio.exited().thenAccept(this::died);
                 process = stdio;
                 transport = stdio;
+            } else if (spec.transport() == ServerSpec.Transport.SSE) {
+                transport = sse();
             } else {
                 transport = http();
             }
@@ -157,16 +160,34 @@ final class ServerHandle {
 
     private McpClientTransport http() {
         URI uri = URI.create(spec.url());
-        String base = uri.getScheme() + "://" + uri.getRawAuthority();
-        String endpoint = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        if (uri.getRawQuery() != null) {
-            endpoint += "?" + uri.getRawQuery();
-        }
         Map<String, String> headers = spec.headers();
-        return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).jsonMapper(Json.MCP)
+        return HttpClientStreamableHttpTransport.builder(origin(uri)).endpoint(pathAndQuery(uri)).jsonMapper(Json.MCP)
                 .clientBuilder(HttpClient.newBuilder().connectTimeout(spec.startupTimeout()))
                 .httpRequestCustomizer((request, method, target, body, context) -> headers.forEach(request::header))
                 .build();
+    }
+
+    /**
+     * The older HTTP+SSE transport: a GET of the URL opens the event stream, whose {@code endpoint}
+     * event names where to POST; the SDK accepts only a same-origin endpoint without {@code ..}, so a
+     * server cannot send the messages (and the headers) elsewhere.
+     */
+    private McpClientTransport sse() {
+        URI uri = URI.create(spec.url());
+        Map<String, String> headers = spec.headers();
+        return HttpClientSseClientTransport.builder(origin(uri)).sseEndpoint(pathAndQuery(uri)).jsonMapper(Json.MCP)
+                .clientBuilder(HttpClient.newBuilder().connectTimeout(spec.startupTimeout()))
+                .httpRequestCustomizer((request, method, target, body, context) -> headers.forEach(request::header))
+                .build();
+    }
+
+    private static String origin(URI uri) {
+        return uri.getScheme() + "://" + uri.getRawAuthority();
+    }
+
+    private static String pathAndQuery(URI uri) {
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
     }
 
     private List<McpSchema.Tool> listAll(McpAsyncClient from) {

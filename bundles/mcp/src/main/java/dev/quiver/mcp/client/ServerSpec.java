@@ -1,6 +1,7 @@
 package dev.quiver.mcp.client;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,31 +14,56 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One entry of the {@code "mcp"} configuration key: a server started as a process
- * ({@code command}, {@code args}, {@code env}, {@code cwd}) or reached over streamable HTTP
- * ({@code url}, {@code headers}), plus optional {@code startupTimeout} and {@code timeout} in
- * seconds. {@code ${NAME}} in {@code env} and {@code headers} values is replaced with Quiver's
- * environment variable NAME, so tokens need not be written into config files.
+ * One MCP server of the configuration, in any of the shapes users bring (docs/mcp.md has the table):
+ *
+ * <ul>
+ *   <li>Quiver's and Claude Code's: {@code command} (the program) with {@code args}, {@code env},
+ *       {@code cwd}; or {@code url} with {@code headers}; {@code type} {@code stdio}, {@code http}
+ *       (streamable HTTP) or {@code sse};</li>
+ *   <li>opencode's: {@code type} {@code local} with {@code command} as the whole command line (an
+ *       array) and {@code environment}, or {@code remote} with {@code url} and {@code headers}; its
+ *       {@code timeout} is in milliseconds and bounds the start, as in opencode.</li>
+ * </ul>
+ *
+ * plus optional {@code startupTimeout} and {@code timeout} (Quiver's, in seconds) and
+ * {@code enabled}. {@code ${NAME}}, {@code ${NAME:-default}} and opencode's {@code {env:NAME}} in
+ * {@code env} and {@code headers} values are replaced with Quiver's environment variable NAME, so
+ * tokens need not be written into config files.
  *
  * @param name the key in the configuration
+ * @param transport how the server is reached
  * @param command the program (stdio servers), or null
  * @param args its arguments
  * @param env variables added to the server's environment, expanded
  * @param cwd the working folder, or null for the workspace
- * @param url the endpoint (HTTP servers), or null
+ * @param url the endpoint (HTTP and SSE servers), or null
  * @param headers HTTP headers sent with every request, expanded
  * @param startupTimeout how long starting and {@code initialize} may take
  * @param callTimeout how long one {@code tools/call} may take
  */
-public record ServerSpec(String name, String command, List<String> args, Map<String, String> env, String cwd,
-        String url, Map<String, String> headers, Duration startupTimeout, Duration callTimeout) {
+public record ServerSpec(String name, Transport transport, String command, List<String> args, Map<String, String> env,
+        String cwd, String url, Map<String, String> headers, Duration startupTimeout, Duration callTimeout) {
+
+    /** How a server is reached. */
+    public enum Transport {
+        /** A process speaking JSON-RPC on its stdin and stdout. */
+        STDIO,
+        /** The streamable HTTP transport (one endpoint, POST and GET). */
+        HTTP,
+        /** The older HTTP+SSE transport (an event stream that names the endpoint to POST to). */
+        SSE
+    }
 
     static final Duration DEFAULT_STARTUP = Duration.ofSeconds(10);
     /** Below the kernel's own limit for a tool call (660 s), so the server's timeout is the one reported. */
     static final Duration DEFAULT_CALL = Duration.ofSeconds(600);
-    private static final Set<String> KEYS = Set.of("command", "args", "env", "cwd", "url", "headers", "type",
-            "startupTimeout", "timeout", "enabled");
-    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+    private static final Set<String> KEYS = Set.of("command", "args", "env", "environment", "cwd", "url", "headers",
+            "type", "startupTimeout", "timeout", "enabled");
+    /** {@code type} values and the transport each means; {@code local} and {@code remote} are opencode's. */
+    private static final Map<String, Transport> TYPES = Map.of("stdio", Transport.STDIO, "local", Transport.STDIO,
+            "http", Transport.HTTP, "streamable-http", Transport.HTTP, "remote", Transport.HTTP, "sse", Transport.SSE);
+    private static final Pattern VARIABLE = Pattern.compile(
+            "\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}|\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
 
     public ServerSpec {
         args = List.copyOf(args);
@@ -47,7 +73,7 @@ public record ServerSpec(String name, String command, List<String> args, Map<Str
 
     /** Whether the server is a process speaking stdio. */
     boolean stdio() {
-        return command != null;
+        return transport == Transport.STDIO;
     }
 
     /** Where the server is, for messages: the command line or the URL. */
@@ -63,9 +89,11 @@ public record ServerSpec(String name, String command, List<String> args, Map<Str
     }
 
     /**
-     * The servers of an {@code "mcp"} value, by name in configuration order. Entries that are not
-     * valid are left out and described in {@code problems}; {@code "enabled": false} leaves one out
-     * quietly.
+     * The servers of an {@code "mcp"} value, by name in configuration order (the kernel puts the
+     * higher layer's first). Entries that are not valid are left out and described in
+     * {@code problems}; {@code "enabled": false} leaves one out quietly. A server whose tools would
+     * share their prefix with an earlier server's ({@code GitHub} after {@code github}) is left out,
+     * so that no server can stand in for another's tools and the rules written for them.
      */
     static Map<String, ServerSpec> parse(Optional<Object> value, Map<String, String> environment, List<String> problems) {
         Map<String, ServerSpec> specs = new LinkedHashMap<>();
@@ -76,13 +104,20 @@ public record ServerSpec(String name, String command, List<String> args, Map<Str
             problems.add("\"mcp\" must be an object of servers by name; it is ignored.");
             return specs;
         }
+        Map<String, String> prefixes = new LinkedHashMap<>();
         for (Map.Entry<?, ?> entry : servers.entrySet()) {
             String name = String.valueOf(entry.getKey());
             try {
                 ServerSpec spec = one(name, entry.getValue(), environment, problems);
-                if (spec != null) {
-                    specs.put(name, spec);
+                if (spec == null) {
+                    continue;
                 }
+                String earlier = prefixes.putIfAbsent(ToolNames.prefix(name), name);
+                if (earlier != null) {
+                    throw new IllegalArgumentException("its tools would be named " + ToolNames.prefix(name) + "*, as the "
+                            + "tools of the server \"" + earlier + "\" are; give it another name.");
+                }
+                specs.put(name, spec);
             } catch (IllegalArgumentException e) {
                 problems.add("mcp server \"" + name + "\": " + e.getMessage() + " It is not started.");
             }
@@ -102,34 +137,87 @@ public record ServerSpec(String name, String command, List<String> args, Map<Str
                 problems.add("mcp server \"" + name + "\": unknown key \"" + key + "\" is ignored.");
             }
         }
-        if (Boolean.FALSE.equals(map.get("enabled"))) {
+        Object enabled = map.get("enabled");
+        if (enabled != null && !(enabled instanceof Boolean)) {
+            throw new IllegalArgumentException("\"enabled\" must be true or false.");
+        }
+        if (Boolean.FALSE.equals(enabled)) {
             return null;
         }
-        String command = text(map, "command");
+        Object type = map.get("type");
+        if (type != null && !(type instanceof String && TYPES.containsKey(type))) {
+            throw new IllegalArgumentException("\"type\" " + type + " is not one Quiver knows; use \"stdio\" or \"local\" "
+                    + "(a process), \"http\" or \"remote\" (streamable HTTP), or \"sse\".");
+        }
+        boolean opencode = "local".equals(type) || "remote".equals(type);
+        List<String> commandLine = commandLine(map);
         String url = text(map, "url");
-        if ((command == null) == (url == null)) {
+        if ((commandLine == null) == (url == null)) {
             throw new IllegalArgumentException("give either \"command\" (a program to start) or \"url\" (an HTTP "
                     + "endpoint), not both and not neither.");
         }
-        if (url != null) {
-            URI uri;
-            try {
-                uri = URI.create(url);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("\"url\" is not a URL: " + url + ".");
-            }
-            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-                throw new IllegalArgumentException("\"url\" must be an http:// or https:// URL, got " + url + ".");
-            }
-            Object type = map.get("type");
-            if (type != null && !"http".equals(type) && !"streamable-http".equals(type)) {
-                throw new IllegalArgumentException("\"type\" " + type + " is not supported; only the streamable HTTP "
-                        + "transport (\"http\") is.");
-            }
+        Transport transport = type != null ? TYPES.get(type) : url != null ? Transport.HTTP : Transport.STDIO;
+        if ((transport == Transport.STDIO) != (commandLine != null)) {
+            throw new IllegalArgumentException("\"type\": \"" + type + "\" needs " + (commandLine == null ? "\"command\"."
+                    : "\"url\", not \"command\"."));
         }
-        return new ServerSpec(name, command, strings(map, "args"), expand(name, table(map, "env"), environment, problems),
-                text(map, "cwd"), url, expand(name, table(map, "headers"), environment, problems),
-                seconds(map, "startupTimeout", DEFAULT_STARTUP), seconds(map, "timeout", DEFAULT_CALL));
+        if (url != null) {
+            checkUrl(url);
+        }
+        if (map.containsKey("env") && map.containsKey("environment")) {
+            throw new IllegalArgumentException("give \"env\" or opencode's \"environment\", not both.");
+        }
+        Map<String, String> variables = table(map, map.containsKey("environment") ? "environment" : "env");
+        Duration startup = seconds(map, "startupTimeout", DEFAULT_STARTUP);
+        Duration call = DEFAULT_CALL;
+        if (opencode) {
+            startup = map.containsKey("startupTimeout") ? startup : milliseconds(map, "timeout", startup);
+        } else {
+            call = seconds(map, "timeout", DEFAULT_CALL);
+        }
+        String command = commandLine == null ? null : commandLine.get(0);
+        List<String> args = commandLine == null ? List.of() : commandLine.subList(1, commandLine.size());
+        return new ServerSpec(name, transport, command, args, expand(name, variables, environment, problems),
+                text(map, "cwd"), url, expand(name, table(map, "headers"), environment, problems), startup, call);
+    }
+
+    /**
+     * The program and its arguments: {@code command} as a string (the program) or, as opencode writes
+     * it, an array (the whole command line), followed by {@code args}; null without a {@code command}.
+     */
+    private static List<String> commandLine(Map<?, ?> map) {
+        Object command = map.get("command");
+        if (command == null) {
+            if (map.containsKey("args")) {
+                strings(map, "args"); // its type is still checked, so the message names the real mistake
+            }
+            return null;
+        }
+        List<String> line = new ArrayList<>();
+        if (command instanceof List<?>) {
+            line.addAll(strings(map, "command"));
+            if (line.isEmpty() || line.get(0).isBlank()) {
+                throw new IllegalArgumentException("\"command\" must start with the program to run; its first element "
+                        + "is " + (line.isEmpty() ? "missing." : "empty."));
+            }
+        } else {
+            line.add(text(map, "command"));
+        }
+        line.addAll(strings(map, "args"));
+        return line;
+    }
+
+    private static void checkUrl(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("\"url\" is not a URL: " + url + ".");
+        }
+        if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())
+                || uri.getHost() == null) {
+            throw new IllegalArgumentException("\"url\" must be an http:// or https:// URL, got " + url + ".");
+        }
     }
 
     private static String text(Map<?, ?> map, String key) {
@@ -179,6 +267,18 @@ public record ServerSpec(String name, String command, List<String> args, Map<Str
         return result;
     }
 
+    /** opencode's {@code timeout}: milliseconds. */
+    private static Duration milliseconds(Map<?, ?> map, String key, Duration fallback) {
+        Object value = map.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        if (!(value instanceof Number n) || n.doubleValue() <= 0 || n.doubleValue() > 86_400_000) {
+            throw new IllegalArgumentException("\"" + key + "\" (opencode's, in milliseconds) must be a number above 0.");
+        }
+        return Duration.ofMillis(n.longValue());
+    }
+
     private static Duration seconds(Map<?, ?> map, String key, Duration fallback) {
         Object value = map.get(key);
         if (value == null) {
@@ -197,9 +297,12 @@ public record ServerSpec(String name, String command, List<String> args, Map<Str
             Matcher matcher = VARIABLE.matcher(value);
             StringBuilder out = new StringBuilder();
             while (matcher.find()) {
-                String found = environment.get(matcher.group(1));
-                if (found == null) {
-                    problems.add("mcp server \"" + server + "\": ${" + matcher.group(1) + "} in \"" + key
+                String variable = matcher.group(1) != null ? matcher.group(1) : matcher.group(3);
+                String found = environment.get(variable);
+                if (found == null && matcher.group(2) != null) {
+                    found = matcher.group(2);
+                } else if (found == null) {
+                    problems.add("mcp server \"" + server + "\": " + matcher.group() + " in \"" + key
                             + "\" is not set in Quiver's environment; it is replaced with nothing.");
                     found = "";
                 }

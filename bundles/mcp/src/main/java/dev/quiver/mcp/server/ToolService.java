@@ -105,7 +105,8 @@ final class ToolService implements AutoCloseable {
         }
         interactive = request.capabilities() != null && request.capabilities().elicitation() != null;
         SessionOptions options = new SessionOptions(base.workspace(), base.config(), base.yolo(), interactive,
-                base.readOnly(), base.model(), base.baseUrl(), Optional.empty(), base.trustWorkspace(), false);
+                base.readOnly(), base.model(), base.baseUrl(), Optional.empty(), base.trustWorkspace(), false,
+                base.mcpConfig());
         Session opened;
         try {
             opened = kernel.open(options);

@@ -75,4 +75,67 @@ class NamesAndSpecsTest {
         assertTrue(more.get(0).contains("must be an object"), more.toString());
         assertTrue(ServerSpec.parse(Optional.empty(), Map.of(), more).isEmpty());
     }
+
+    @Test
+    void claudeCodesAndOpencodesShapesAreReadAsTheSameSpecs() {
+        List<String> problems = new ArrayList<>();
+        Map<String, Object> config = new java.util.LinkedHashMap<>();
+        config.put("claude-stdio", Map.of("type", "stdio", "command", "npx", "args", List.of("-y", "srv"),
+                "env", Map.of("A", "${HOME_DIR:-/tmp}")));
+        config.put("claude-sse", Map.of("type", "sse", "url", "https://example.test/sse", "headers",
+                Map.of("X-Key", "${SECRET}")));
+        config.put("claude-http", Map.of("type", "http", "url", "https://example.test/mcp"));
+        config.put("oc-local", Map.of("type", "local", "command", List.of("bun", "x", "srv"), "environment",
+                Map.of("B", "{env:SECRET}"), "enabled", true, "timeout", 2500));
+        config.put("oc-remote", Map.of("type", "remote", "url", "https://example.test/mcp", "enabled", true));
+        config.put("oc-off", Map.of("type", "local", "command", List.of("srv"), "enabled", false));
+        Map<String, ServerSpec> specs = ServerSpec.parse(Optional.of(config), Map.of("SECRET", "s3"), problems);
+        assertEquals(List.of("claude-stdio", "claude-sse", "claude-http", "oc-local", "oc-remote"), List.copyOf(specs.keySet()));
+        assertEquals(List.of(), problems);
+        assertEquals(ServerSpec.Transport.STDIO, specs.get("claude-stdio").transport());
+        assertEquals("/tmp", specs.get("claude-stdio").env().get("A"), "${NAME:-default} falls back when unset");
+        assertEquals(ServerSpec.Transport.SSE, specs.get("claude-sse").transport());
+        assertEquals("s3", specs.get("claude-sse").headers().get("X-Key"));
+        assertEquals(ServerSpec.Transport.HTTP, specs.get("claude-http").transport());
+        ServerSpec local = specs.get("oc-local");
+        assertEquals(ServerSpec.Transport.STDIO, local.transport());
+        assertEquals("bun", local.command());
+        assertEquals(List.of("x", "srv"), local.args());
+        assertEquals("s3", local.env().get("B"), "opencode's {env:NAME}");
+        assertEquals(Duration.ofMillis(2500), local.startupTimeout(), "opencode's timeout is milliseconds for the start");
+        assertEquals(Duration.ofSeconds(600), local.callTimeout());
+        assertEquals(ServerSpec.Transport.HTTP, specs.get("oc-remote").transport());
+    }
+
+    @Test
+    void hostileOrBrokenEntriesAreRefusedWithWhatIsWrongAndNothingStarts() {
+        List<String> problems = new ArrayList<>();
+        Map<String, Object> config = new java.util.LinkedHashMap<>();
+        config.put("empty-program", Map.of("type", "local", "command", List.of("", "-c", "id")));
+        config.put("no-program", Map.of("type", "local", "command", List.of()));
+        config.put("not-strings", Map.of("command", List.of("sh", 1)));
+        config.put("file-url", Map.of("type", "sse", "url", "file:///etc/passwd"));
+        config.put("script-url", Map.of("type", "remote", "url", "javascript:alert(1)"));
+        config.put("local-with-url", Map.of("type", "local", "url", "http://x.test/mcp"));
+        config.put("sse-with-command", Map.of("type", "sse", "command", "srv"));
+        config.put("websocket", Map.of("type", "ws", "url", "ws://x.test"));
+        config.put("both-envs", Map.of("command", "srv", "env", Map.of(), "environment", Map.of()));
+        config.put("enabled-text", Map.of("command", "srv", "enabled", "no"));
+        config.put("github", Map.of("command", "srv"));
+        config.put("GitHub", Map.of("command", "other"));
+        config.put("read_file", Map.of("command", "srv"));
+        Map<String, ServerSpec> specs = ServerSpec.parse(Optional.of(config), Map.of(), problems);
+        assertEquals(List.of("github", "read_file"), List.copyOf(specs.keySet()), problems.toString());
+        for (String[] expected : new String[][] {{"empty-program", "first element is empty"},
+                {"no-program", "first element is missing"}, {"not-strings", "array of strings"},
+                {"file-url", "http:// or https://"}, {"script-url", "http:// or https://"},
+                {"local-with-url", "needs \"command\""}, {"sse-with-command", "needs \"url\""},
+                {"websocket", "is not one Quiver knows"}, {"both-envs", "not both"}, {"enabled-text", "true or false"},
+                {"GitHub", "mcp__github__*, as the tools of the server \"github\""}}) {
+            assertTrue(problems.stream().anyMatch(p -> p.startsWith("mcp server \"" + expected[0] + "\":")
+                    && p.contains(expected[1]) && p.endsWith("It is not started.")), expected[0] + ": " + problems);
+        }
+        assertEquals("mcp__read_file__x", ToolNames.tool("read_file", "x", Set.of()),
+                "a server named like a built-in tool only ever gets prefixed names");
+    }
 }
