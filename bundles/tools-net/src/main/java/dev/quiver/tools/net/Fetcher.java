@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.DnsResolver;
@@ -129,9 +130,9 @@ final class Fetcher {
             if (why == null) {
                 onlyPrivate = false;
             } else if (!config.allowPrivate()) {
-                throw new ToolException("Refused: " + url.bareHost() + (url.isAddress() ? " is " : " resolves to "
-                        + text(address) + ", ") + why + ". The net tools reach public hosts only unless the user's config sets "
-                        + "\"net\": {\"allowPrivate\": true}.");
+                String what = url.isAddress() ? " is " : " resolves to " + text(address) + ", ";
+                throw new ToolException("Refused: " + url.bareHost() + what + why + ". The net tools reach public "
+                        + "hosts only unless the user's config sets \"net\": {\"allowPrivate\": true}.");
             }
         }
         if (url.scheme().equals("http") && !config.allowsHttp(url.host()) && !(onlyPrivate && config.allowPrivate())) {
@@ -143,10 +144,9 @@ final class Fetcher {
     }
 
     /**
-     * Why a URL's host is not public — {@code "resolves to 10.0.0.5, a private-network address"} or, for an
-     * address, {@code "a loopback address"} — or
-     * {@code null} when every address it resolves to is, or when it does not resolve (nothing can be
-     * reached there; a fetch would check it again).
+     * Why a URL's host is not public ({@code "resolves to 10.0.0.5, a private-network address"}, or for
+     * an address {@code "a loopback address"}); {@code null} when every address it resolves to is, or
+     * when it does not resolve: nothing can be reached there, and a fetch checks it again.
      */
     String nonPublic(WebUrl url) {
         InetAddress[] addresses;
@@ -237,52 +237,66 @@ final class Fetcher {
         get.setHeader("User-Agent", request.userAgent());
         get.setHeader("Accept", request.accept());
         get.setHeader("Accept-Encoding", "identity");
-        String[] stopped = {null};
+        AtomicReference<String> stopped = new AtomicReference<>();
         ScheduledFuture<?> watch = WATCH.scheduleWithFixedDelay(() -> {
             if (System.nanoTime() - request.deadlineNanos() > 0) {
-                stopped[0] = "timeout";
+                stopped.compareAndSet(null, "timeout");
                 get.cancel();
             } else if (request.cancelled().getAsBoolean()) {
-                stopped[0] = "cancel";
+                stopped.compareAndSet(null, "cancel");
                 get.cancel();
             }
         }, WATCH_MS, WATCH_MS, TimeUnit.MILLISECONDS);
-        try (CloseableHttpClient client = client(target, remaining)) {
-            try (ClassicHttpResponse answer = client.executeOpen(null, get, null)) {
-                Response response = new Response();
-                response.status = answer.getCode();
-                response.location = value(answer.getFirstHeader("Location"));
-                String type = value(answer.getFirstHeader("Content-Type"));
-                response.contentType = type == null ? "" : type.strip();
-                HttpEntity entity = answer.getEntity();
-                if (isRedirect(response.status) || entity == null) {
-                    get.cancel(); // the body is not wanted: drop the connection rather than drain it
-                    return response;
-                }
-                if (response.status < 400 && isBinary(response.contentType)) {
-                    response.binaryType = mediaType(response.contentType);
-                    get.cancel();
-                    return response;
-                }
-                read(entity, response, response.status >= 400 ? request.errorBodyCap() : request.bodyCap());
-                if (response.cut) {
-                    get.cancel();
-                }
+        CloseableHttpClient client = client(target, remaining);
+        ClassicHttpResponse answer = null;
+        try {
+            answer = client.executeOpen(null, get, null);
+            Response response = new Response();
+            response.status = answer.getCode();
+            response.location = value(answer.getFirstHeader("Location"));
+            String type = value(answer.getFirstHeader("Content-Type"));
+            response.contentType = type == null ? "" : type.strip();
+            HttpEntity entity = answer.getEntity();
+            if (isRedirect(response.status) || entity == null) {
+                get.cancel(); // the body is not wanted: drop the connection rather than drain it
                 return response;
             }
+            if (response.status < 400 && isBinary(response.contentType)) {
+                response.binaryType = mediaType(response.contentType);
+                get.cancel();
+                return response;
+            }
+            read(entity, response, response.status >= 400 ? request.errorBodyCap() : request.bodyCap());
+            if (response.cut) {
+                get.cancel();
+            }
+            return response;
         } catch (IOException | RuntimeException e) {
             // the socket timeout is the time left, so a read that times out has met the deadline
             boolean readTimeout = e instanceof java.net.SocketTimeoutException
                     && !(e instanceof org.apache.hc.client5.http.ConnectTimeoutException);
-            if ("timeout".equals(stopped[0]) || readTimeout || System.nanoTime() - request.deadlineNanos() > 0) {
+            if ("timeout".equals(stopped.get()) || readTimeout || System.nanoTime() - request.deadlineNanos() > 0) {
                 throw timedOut(url, request.timeoutMs());
             }
-            if ("cancel".equals(stopped[0])) {
+            if ("cancel".equals(stopped.get())) {
                 throw new ToolException("Cancelled while fetching " + url + ".");
             }
             throw new ToolException("Could not fetch " + url + ": " + reason(e) + ".", e);
         } finally {
             watch.cancel(false);
+            // what was read is the answer; a connection that fails to close after it changes nothing
+            closeQuietly(answer);
+            closeQuietly(client);
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (IOException | RuntimeException ignored) {
+                // the connection is discarded either way
+            }
         }
     }
 
@@ -385,7 +399,7 @@ final class Fetcher {
     }
 
     /** Text types: {@code text/*}, JSON, XML, JavaScript, YAML and a few more. */
-    static boolean isText(String type) {
+    private static boolean isText(String type) {
         return type.startsWith("text/") || type.endsWith("+json") || type.endsWith("+xml") || type.endsWith("+yaml")
                 || Arrays.asList("application/json", "application/xml", "application/javascript",
                         "application/ecmascript", "application/x-javascript", "application/yaml", "application/x-yaml",

@@ -31,7 +31,6 @@ import org.osgi.service.component.annotations.Component;
 @Component(property = {Tool.NAME + "=web_fetch", Tool.SET + "=net", Tool.ACCESS + "=network"})
 public class WebFetchTool implements Tool {
 
-    static final int MAX_REDIRECTS = Fetcher.MAX_REDIRECTS;
     static final int MAX_BODY_BYTES = 5 * 1024 * 1024;
     static final int DEFAULT_TIMEOUT_MS = 30_000;
     static final int MAX_TIMEOUT_MS = 120_000;

@@ -162,7 +162,8 @@ final class WebUrl {
 
     /** Whether the host is an IP address rather than a name. */
     boolean isAddress() {
-        return host.startsWith("[") || Character.isDigit(host.charAt(host.length() - 1));
+        // a name never has a numeric last label: parse() reads such a host as IPv4 or refuses it
+        return host.startsWith("[") || host.matches("[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+");
     }
 
     /** The port the connection goes to. */

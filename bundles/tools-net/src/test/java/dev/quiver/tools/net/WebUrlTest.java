@@ -136,6 +136,8 @@ class WebUrlTest {
         assertEquals(8080, v6.port());
         assertTrue(WebUrl.parse("http://2130706433/").isAddress());
         assertFalse(WebUrl.parse("https://example.com/").isAddress());
+        assertFalse(WebUrl.parse("https://host1/").isAddress());
+        assertFalse(WebUrl.parse("https://a.b.c.d9/").isAddress());
         assertEquals(443, WebUrl.parse("https://example.com/").port());
         assertEquals(80, WebUrl.parse("http://example.com/").port());
     }
