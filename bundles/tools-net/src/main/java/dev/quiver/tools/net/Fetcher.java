@@ -30,6 +30,7 @@ import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.util.Timeout;
 
@@ -73,6 +74,11 @@ final class Fetcher {
         WATCH.allowCoreThreadTimeOut(true);
         WATCH.setRemoveOnCancelPolicy(true);
     }
+
+    /** HTTP/1.1 connections whose answer headers are bounded: a server cannot fill the heap with them. */
+    private static final ManagedHttpClientConnectionFactory CONNECTIONS = ManagedHttpClientConnectionFactory.builder()
+            .http1Config(Http1Config.custom().setMaxLineLength(16 * 1024).setMaxHeaderCount(200).build())
+            .build();
 
     private final Resolver resolver;
     /** The TLS context; {@code null} for the system's default (its trust store, its properties). */
@@ -324,7 +330,7 @@ final class Fetcher {
         BasicHttpClientConnectionManager manager = BasicHttpClientConnectionManager.create(
                 DefaultSchemePortResolver.INSTANCE, pinned,
                 RegistryBuilder.<TlsSocketStrategy>create().register("https", strategy).build(),
-                ManagedHttpClientConnectionFactory.INSTANCE);
+                CONNECTIONS);
         manager.setConnectionConfig(ConnectionConfig.custom()
                 .setConnectTimeout(Timeout.ofMilliseconds(Math.min(CONNECT_MS, remainingMs)))
                 .setSocketTimeout(Timeout.ofMilliseconds(remainingMs))

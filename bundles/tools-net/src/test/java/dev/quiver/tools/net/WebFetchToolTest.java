@@ -91,6 +91,10 @@ class WebFetchToolTest {
                 "na\u00efve".getBytes(StandardCharsets.ISO_8859_1)));
         server.createContext("/header-beats-meta", ex -> TestNet.send(ex, 200, "text/html; charset=utf-8",
                 "<html><head><meta charset=\"iso-8859-1\"></head><body><p>\u00fcber</p></body></html>".getBytes(StandardCharsets.UTF_8)));
+        server.createContext("/huge-header", ex -> {
+            ex.getResponseHeaders().set("X-Filler", "a".repeat(100_000));
+            TestNet.send(ex, 200, "text/plain", "never read");
+        });
         server.createContext("/octets", ex -> TestNet.send(ex, 200, "application/octet-stream", new byte[] {1, 2, 3}));
         server.createContext("/pdf", ex -> TestNet.send(ex, 200, "application/pdf; charset=binary", "%PDF-1.7"));
         server.createContext("/nul-text", ex -> TestNet.send(ex, 200, "text/plain", new byte[] {'a', 0, 'b'}));
@@ -255,6 +259,23 @@ class WebFetchToolTest {
     }
 
     @Test
+    void aCancelledCallStopsItsRequest() {
+        long start = System.nanoTime();
+        Thread canceller = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            context.cancelled.set(true);
+        });
+        canceller.start();
+        String message = fails(base + "/slow").getMessage();
+        assertEquals("Cancelled while fetching " + base + "/slow.", message);
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "took too long");
+    }
+
+    @Test
     void aTricklingBodyTimesOutToo() {
         long start = System.nanoTime();
         String message = fails(base + "/trickle", "timeout", 700).getMessage();
@@ -272,6 +293,13 @@ class WebFetchToolTest {
         String text = fetch(base + "/huge", "maxChars", 1000);
         assertTrue(text.startsWith("[" + base + "/huge, HTTP 200, text/plain, body cut at 5 MB, first 1,000 of "
                 + String.format(java.util.Locale.ROOT, "%,d", WebFetchTool.MAX_BODY_BYTES) + " chars]"), text.substring(0, 200));
+    }
+
+    @Test
+    void answerHeadersAreBoundedToo() {
+        String message = fails(base + "/huge-header").getMessage();
+        assertTrue(message.startsWith("Could not fetch " + base + "/huge-header: ") && message.contains("line length"),
+                message);
     }
 
     @Test
