@@ -101,18 +101,19 @@ class CommandLineEndToEndTest {
         // before any toolSets config: the table names what /tools in the terminal also shows: installed but not offered
         Run table = QuiverProcess.run(workspace(), "tools");
         assertEquals(0, table.exitCode(), table.stderr());
-        assertTrue(table.stdout().contains("1 more installed, not offered (see toolSets): web_fetch (net)"),
+        assertTrue(table.stdout().contains("2 more installed, not offered (see toolSets): web_fetch (net), web_search (net)"),
                 table.stdout());
         Path optIn = workspace();
         QuiverProcess.userConfig(optIn, "{\"toolSets\": [\"net\"]}");
         Run net = QuiverProcess.run(optIn, "tools", "--json");
         assertEquals(0, net.exitCode(), net.stderr());
-        boolean webFetch = false;
+        List<String> netTools = new ArrayList<>();
         for (JsonNode tool : JSON.readTree(net.stdout())) {
-            webFetch |= tool.get("name").asText().equals("web_fetch") && tool.get("set").asText().equals("net")
-                    && tool.get("decision").asText().equals("ask");
+            if (tool.get("set").asText().equals("net") && tool.get("decision").asText().equals("ask")) {
+                netTools.add(tool.get("name").asText());
+            }
         }
-        assertTrue(webFetch, "toolSets [net] offers web_fetch, which asks: " + net.stdout());
+        assertEquals(List.of("web_fetch", "web_search"), netTools, "toolSets [net] offers both, which ask: " + net.stdout());
         assertEquals(all.stream().sorted().toList(), all, "sorted by name");
         assertTrue(run.stderr().contains("quiver ") && run.stderr().contains("core"), run.stderr());
     }

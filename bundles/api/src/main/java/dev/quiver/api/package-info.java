@@ -6,7 +6,8 @@
  * it decides whether each call runs, runs it with a {@link dev.quiver.api.ToolContext}, and caps
  * what comes back. Tools reach files through the {@link dev.quiver.api.Workspace} jail and
  * processes through the {@link dev.quiver.api.Shell} service. {@link dev.quiver.api.Guard}
- * services add refusals that no approval can override.
+ * services add refusals that no approval can override. {@link dev.quiver.api.SearchBackend}
+ * services are the engines behind {@code web_search} (1.6).
  */
 @Export
 @Version("1.6.0")

@@ -31,7 +31,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       layer each key comes from the first file that has it.</li>
  *   <li><b>workspace</b>: {@code .quiver/config.json}. Until the user trusts the workspace it may only
  *       narrow: deny and ask rules, fewer tool sets, lower limits. Every other key is ignored and
- *       reported. A trusted workspace adds what the user left unset, but never {@code shell.env}, and
+ *       reported. A trusted workspace adds what the user left unset, but never {@code shell.env},
+ *       {@code net.allowPrivate} or {@code net.allowHttp}, and
  *       its rules, like everyone's, cannot loosen a stricter one.</li>
  * </ol>
  *
@@ -63,8 +64,13 @@ final class Config {
     static final String SERVERS = "mcpServers";
     /** Object keys merged field by field across layers: a field the managed policy sets is fixed. */
     private static final Set<String> FIELD_MERGED = Set.of("shell", "net");
-    /** Fields of object keys that no workspace may set, trusted or not. */
-    private static final Map<String, Set<String>> NEVER_FROM_WORKSPACE = Map.of("shell", Set.of("env"));
+    /**
+     * Fields of object keys that no workspace may set, trusted or not: {@code shell.env} passes secrets
+     * to every command; {@code net.allowPrivate} and {@code net.allowHttp} would let a repository point
+     * the net tools at the user's own networks or at plain http.
+     */
+    private static final Map<String, Set<String>> NEVER_FROM_WORKSPACE = Map.of("shell", Set.of("env"),
+            "net", Set.of("allowPrivate", "allowHttp"));
 
     /**
      * Where the files are, and how the workspace's trust is judged.

@@ -74,6 +74,21 @@ class ConfigLayersTest {
     }
 
     @Test
+    void noWorkspaceOpensTheNetToolsToPrivateNetworksOrPlainHttpTrustedOrNot() throws Exception {
+        workspaceConfig("{\"net\":{\"allowPrivate\":true,\"allowHttp\":[\"intranet.example\"],\"search\":\"corp\"}}");
+        assertEquals(Optional.empty(), load().get("net"), "an untrusted workspace sets nothing of net");
+        store.trust(workspace);
+        Config trusted = load();
+        assertTrue(trusted.trusted());
+        assertEquals("{\"search\":\"corp\"}", trusted.get("net").get().node().toString(),
+                "a trusted workspace may choose the search backend, never widen what the net tools reach");
+        Files.writeString(user, "{\"net\":{\"allowHttp\":[\"docs.example\"]}}");
+        assertTrue(trusted.reloadIfChanged());
+        assertEquals("{\"allowHttp\":[\"docs.example\"],\"search\":\"corp\"}", trusted.get("net").get().node().toString(),
+                "the user's fields count, field by field");
+    }
+
+    @Test
     void trustIsGivenToTheConfigAsItIsAndAChangeTakesItAway() throws Exception {
         Files.writeString(user, "{\"model\":\"openai/gpt-4.1\"}");
         workspaceConfig("{\"model\":\"openai/project\",\"baseUrl\":\"http://127.0.0.1:8000/v1\",\"shell\":{\"network\":true,"
