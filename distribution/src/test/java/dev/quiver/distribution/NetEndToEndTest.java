@@ -1,6 +1,7 @@
 package dev.quiver.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -139,6 +140,46 @@ class NetEndToEndTest {
             assertEquals(0, fetched.exitCode(), fetched.stderr());
             assertTrue(fetched.stdout().startsWith("[" + url + ", HTTP 200, text/html]\nTitle: Local\n")
                     && fetched.stdout().contains("# Served here"), fetched.stdout());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aRedirectToAHostTheRulesDenyIsReportedNotFollowedAndAnAllowedOneIsFollowed() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        int port = server.getAddress().getPort();
+        server.createContext("/elsewhere", ex -> {
+            ex.getResponseHeaders().set("Location", "http://localhost:" + port + "/secret");
+            ex.sendResponseHeaders(302, -1);
+            ex.close();
+        });
+        server.createContext("/secret", ex -> {
+            byte[] body = "the secret page".getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "text/plain");
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        try {
+            String args = JSON.writeValueAsString(Map.of("url", "http://127.0.0.1:" + port + "/elsewhere"));
+            Path denying = workspace("redirect-denied");
+            QuiverProcess.userConfig(denying, "{\"toolSets\": [\"net\"], \"net\": {\"allowPrivate\": true}, "
+                    + "\"permission\": {\"web_fetch\": {\"http://127.0.0.1:*\": \"allow\", \"http://localhost:*\": \"deny\"}}}");
+            Run refused = QuiverProcess.run(denying, "call", "web_fetch", args);
+            assertEquals(0, refused.exitCode(), refused.stderr());
+            assertTrue(refused.stdout().contains("to http://localhost:" + port + "/secret, which was not followed: the "
+                    + "permission rules refuse it."), refused.stdout());
+            assertFalse(refused.stdout().contains("the secret page"), refused.stdout());
+
+            Path allowing = workspace("redirect-allowed");
+            QuiverProcess.userConfig(allowing, "{\"toolSets\": [\"net\"], \"net\": {\"allowPrivate\": true}, "
+                    + "\"permission\": {\"web_fetch\": {\"http://127.0.0.1:*\": \"allow\", \"http://localhost:*\": \"allow\"}}}");
+            Run followed = QuiverProcess.run(allowing, "call", "web_fetch", args);
+            assertEquals(0, followed.exitCode(), followed.stderr());
+            assertTrue(followed.stdout().contains("the secret page"), followed.stdout());
         } finally {
             server.stop(0);
         }

@@ -71,6 +71,29 @@ public interface ToolContext {
         throw new ToolException("No model is available to this call.");
     }
 
+    /** How the session would decide a call: {@link ToolContext#permission}. */
+    enum Permission {
+        /** It would run without asking anyone. */
+        ALLOWED,
+        /** It would need the user's approval. */
+        ASKS,
+        /** It would be refused. */
+        DENIED
+    }
+
+    /**
+     * How the session would decide this same tool's call if its subjects were {@code subjects}: the
+     * permission rules, guards, grants and mode decide as for a call, and the decision is recorded in
+     * the audit log. A tool that follows where a call leads (a redirect to another URL) asks this
+     * before it goes there, and reports what it may not follow instead of following it.
+     *
+     * @return the decision; {@link Permission#DENIED} where the context cannot tell (a test's stand-in)
+     * @since 1.6
+     */
+    default Permission permission(java.util.List<Subject> subjects) {
+        return Permission.DENIED;
+    }
+
     /**
      * Whether the user or the kernel cancelled this call (an interrupt, a timeout, the end of the
      * session). A long-running tool checks this and stops; the kernel also interrupts its thread.

@@ -6,6 +6,7 @@ import dev.quiver.api.Guard;
 import dev.quiver.api.Subject;
 import dev.quiver.api.Tool;
 import dev.quiver.api.ToolCall;
+import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.ToolResult;
 import dev.quiver.api.Workspace;
@@ -406,6 +407,24 @@ final class CallChain {
     }
 
     /** guard → rules → repeat rule. Yolo and approval come after. */
+    /**
+     * How the call would be decided on other subjects (where a redirect leads): as a call is, with no one
+     * asked and no repeat counted, and recorded in the audit log as a call's decision is.
+     */
+    private ToolContext.Permission permission(Prepared prepared, List<Subject> subjects) {
+        Prepared other = new Prepared(prepared.tool(), prepared.arguments(), subjects, List.of(), prepared.key(), null);
+        Decided decided = decide(other, false);
+        Verdict verdict = applyYolo(decided);
+        audit.record(prepared.tool().name(), subjects.stream().map(subject -> new Subject(subject.kind(),
+                redacted(subject.value()))).toList(), verdict, verdict.by().equals(PermissionEngine.BY_RULE)
+                ? decided.rule() : Optional.empty());
+        return switch (verdict.decision()) {
+            case ALLOW -> ToolContext.Permission.ALLOWED;
+            case ASK -> ToolContext.Permission.ASKS;
+            default -> ToolContext.Permission.DENIED;
+        };
+    }
+
     private Decided decide(Prepared prepared, boolean countRepeat) {
         RegisteredTool tool = prepared.tool();
         if (!offers(tool)) {
@@ -489,7 +508,7 @@ final class CallChain {
         Asker model = asker;
         // what the question carries goes to the model as a tool's result does: with known secret values replaced
         context.withAsker((instructions, input) -> model.ask(redacted(instructions), redacted(input), listener,
-                context::isCancelled));
+                context::isCancelled)).withPermissions(subjects -> permission(prepared, subjects));
         running.add(context);
         Redactor values = redactor;
         if (values != null && !values.looked()) {

@@ -18,6 +18,9 @@ final class CallContext implements ToolContext {
         throw new dev.quiver.api.ToolException("No model is available to this call.");
     };
 
+    private java.util.function.Function<java.util.List<dev.quiver.api.Subject>, Permission> permissions =
+            subjects -> Permission.DENIED;
+
     /** How this call's question reaches the model. */
     interface Question {
         String ask(String instructions, String input) throws dev.quiver.api.ToolException;
@@ -75,6 +78,11 @@ final class CallContext implements ToolContext {
     }
 
     @Override
+    public Permission permission(java.util.List<dev.quiver.api.Subject> subjects) {
+        return permissions.apply(java.util.List.copyOf(subjects));
+    }
+
+    @Override
     public boolean isCancelled() {
         return cancelled;
     }
@@ -88,6 +96,12 @@ final class CallContext implements ToolContext {
     /** Where {@link #askModel} goes: the session's model. */
     CallContext withAsker(Question model) {
         this.asker = model;
+        return this;
+    }
+
+    /** How the session decides this tool's call on other subjects. */
+    CallContext withPermissions(java.util.function.Function<java.util.List<dev.quiver.api.Subject>, Permission> decide) {
+        this.permissions = decide;
         return this;
     }
 

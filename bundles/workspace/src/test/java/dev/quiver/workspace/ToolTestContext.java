@@ -46,6 +46,19 @@ public final class ToolTestContext implements ToolContext {
         return System.getenv();
     }
 
+    /** How {@link #permission} decides: every subject allowed unless a test says otherwise. */
+    public volatile java.util.function.Function<List<dev.quiver.api.Subject>, Permission> permissions =
+            subjects -> Permission.ALLOWED;
+
+    /** The subjects {@link #permission} was asked about, in order. */
+    public final List<List<dev.quiver.api.Subject>> permissionsAsked = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public Permission permission(List<dev.quiver.api.Subject> subjects) {
+        permissionsAsked.add(List.copyOf(subjects));
+        return permissions.apply(subjects);
+    }
+
     /** What {@link #askModel} answers, from the instructions and the input; null: no model, as in a batch. */
     public volatile java.util.function.BinaryOperator<String> model;
 

@@ -63,7 +63,7 @@ public class DuckDuckGoBackend implements SearchBackend {
         WebUrl url = WebUrl.parse(endpoint + "?q=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
         Fetcher.Fetched fetched = fetcher.fetch(url, rules, new Fetcher.Request(deadline, TIMEOUT_MS,
-                context::isCancelled, "text/html", USER_AGENT, BODY_BYTES, 16 * 1024));
+                context::isCancelled, "text/html", USER_AGENT, BODY_BYTES, 16 * 1024, Fetcher.Follows.SAME_HOST));
         int status = fetched.response().status;
         if (status != 200) {
             throw new ToolException("DuckDuckGo answered HTTP " + status + " to the search" + (status == 403

@@ -45,8 +45,8 @@ import org.apache.hc.core5.util.Timeout;
  * <p>Plain http reaches a host only when {@code allowHttp} names it or when it resolves to private
  * addresses only and {@code allowPrivate} is on; public hosts need https.
  *
- * <p>Redirects are followed by hand, at most {@value #MAX_REDIRECTS}, to any host whose URL passes the
- * same checks; every hop is kept for the caller to report.
+ * <p>Redirects are followed by hand, at most {@value #MAX_REDIRECTS}, to a URL that passes the same
+ * checks and that the caller's {@link Follows} accepts; every hop is kept for the caller to report.
  */
 final class Fetcher {
 
@@ -118,7 +118,27 @@ final class Fetcher {
 
     /** How a fetch is made: the call's deadline, cancellation and headers. */
     record Request(long deadlineNanos, int timeoutMs, BooleanSupplier cancelled, String accept, String userAgent,
-            int bodyCap, int errorBodyCap) {
+            int bodyCap, int errorBodyCap, Follows follows) {
+    }
+
+    /** Whether a redirect is followed, beyond the checks every URL passes. */
+    interface Follows {
+        /** Follows only to the same host. */
+        Follows SAME_HOST = (from, to) -> from.host().equals(to.host()) ? null
+                : "it leads to another host, which needs a call of its own";
+
+        /** Why the redirect from {@code from} to {@code to} is not followed, or null to follow it. */
+        String refusal(WebUrl from, WebUrl to);
+    }
+
+    /** A redirect that was not followed, and why: told to the model as the call's answer, not as a failure. */
+    static final class NotFollowed extends ToolException {
+        private static final long serialVersionUID = 1L;
+
+        NotFollowed(WebUrl from, int status, WebUrl to, String why) {
+            super(from + " redirects (HTTP " + status + ") to " + to + ", which was not followed: " + why
+                    + ". To read it, call web_fetch with that URL.");
+        }
     }
 
     /**
@@ -216,6 +236,10 @@ final class Fetcher {
             if (hops.size() == MAX_REDIRECTS) {
                 throw new ToolException("Too many redirects: stopped after " + MAX_REDIRECTS + " at " + url
                         + ", which redirects to " + next + ".");
+            }
+            String refusal = request.follows().refusal(url, next);
+            if (refusal != null) {
+                throw new NotFollowed(url, response.status, next, refusal);
             }
             hops.add(new Hop(url, response.status));
             try {

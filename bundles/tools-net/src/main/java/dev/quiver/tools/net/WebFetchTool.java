@@ -82,8 +82,13 @@ public class WebFetchTool implements Tool {
         NetConfig config = NetConfig.of(context);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
         WebUrl url = WebUrl.parse(given);
-        Fetcher.Fetched fetched = fetcher.fetch(url, config, new Fetcher.Request(deadline, timeout,
-                context::isCancelled, ACCEPT, USER_AGENT, MAX_BODY_BYTES, ERROR_BODY_BYTES));
+        Fetcher.Fetched fetched;
+        try {
+            fetched = fetcher.fetch(url, config, new Fetcher.Request(deadline, timeout, context::isCancelled, ACCEPT,
+                    USER_AGENT, MAX_BODY_BYTES, ERROR_BODY_BYTES, (from, to) -> refusal(context, from, to)));
+        } catch (Fetcher.NotFollowed notFollowed) {
+            return ToolResult.of(notFollowed.getMessage());
+        }
         Fetcher.Response response = fetched.response();
         int status = response.status;
         if (status >= 300 || status < 200) {
@@ -94,6 +99,22 @@ public class WebFetchTool implements Tool {
                     + "text pages only (HTML, plain text, JSON, XML).");
         }
         return ToolResult.of(render(given, fetched, maxChars));
+    }
+
+    /**
+     * Why a redirect is not followed, or null: the session's rules judge its target as they would a call.
+     * On the same host a deny rule stops it and an ask does not (the call was already approved for that
+     * host); another host is followed only where the rules allow it without asking.
+     */
+    private static String refusal(ToolContext context, WebUrl from, WebUrl to) {
+        ToolContext.Permission permission = context.permission(List.of(Subject.url(to.toString())));
+        if (permission == ToolContext.Permission.DENIED) {
+            return "the permission rules refuse it";
+        }
+        if (permission == ToolContext.Permission.ASKS && !from.host().equals(to.host())) {
+            return "it leads to another host, which needs the user's approval";
+        }
+        return null;
     }
 
     // ---- content ---------------------------------------------------------------------------------

@@ -233,6 +233,29 @@ class WebFetchToolTest {
     }
 
     @Test
+    void aRedirectThePermissionRulesWouldRefuseOrAskAboutOnAnotherHostIsReportedNotFollowed() throws Exception {
+        int port = server.getAddress().getPort();
+        String target = "http://localhost:" + port + "/page";
+        context.permissions = subjects -> subjects.get(0).value().startsWith("http://localhost:")
+                ? dev.quiver.api.ToolContext.Permission.ASKS : dev.quiver.api.ToolContext.Permission.ALLOWED;
+        assertEquals(base + "/to-other-host redirects (HTTP 302) to " + target + ", which was not followed: it leads to "
+                + "another host, which needs the user's approval. To read it, call web_fetch with that URL.",
+                fetch(base + "/to-other-host"));
+        assertEquals(List.of(dev.quiver.api.Subject.url(target)), context.permissionsAsked.get(0),
+                "the rules are asked about the normalised target");
+        assertEquals(0, resolver.lookups("localhost"), "a host not followed was looked up");
+
+        // on the same host an ask is covered by the call's own approval; a deny is not
+        String same = fetch(base + "/redirect/1");
+        assertTrue(same.contains("# Heading One"), same);
+        context.permissions = subjects -> subjects.get(0).value().endsWith("/page")
+                ? dev.quiver.api.ToolContext.Permission.DENIED : dev.quiver.api.ToolContext.Permission.ASKS;
+        String denied = fetch(base + "/redirect/0");
+        assertEquals(base + "/redirect/0 redirects (HTTP 302) to " + base + "/page, which was not followed: the "
+                + "permission rules refuse it. To read it, call web_fetch with that URL.", denied);
+    }
+
+    @Test
     void aRedirectHopGoesThroughTheChecksOfAFirstUrl() {
         // a public host needs https: the hop is refused before any connection to it
         resolver.answer("public.test", "93.184.215.14");
