@@ -1,7 +1,10 @@
 package dev.quiver.cli;
 
+import dev.quiver.api.host.RunOptions;
 import dev.quiver.api.host.SessionOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -32,6 +35,17 @@ final class CommonOptions {
     @Option(names = "--trust-workspace", description = "Trust the workspace's config for this run only (a CI job on its own repository)")
     boolean trustWorkspace;
 
+    @Option(names = {"--allowedTools", "--allowed-tools"}, arity = "1..*", paramLabel = "RULES",
+            converter = ToolRules.Converter.class,
+            description = "Allow these calls without asking in this run: TOOL or TOOL(PATTERN), comma- or space-separated, "
+                    + "e.g. \"bash(git diff *),read_file\"; never past a deny rule, a guard, --read-only or the managed policy")
+    List<ToolRules> allowedTools = new ArrayList<>();
+
+    @Option(names = {"--disallowedTools", "--disallowed-tools"}, arity = "1..*", paramLabel = "RULES",
+            converter = ToolRules.Converter.class,
+            description = "Deny these calls in this run, on top of every rule: TOOL or TOOL(PATTERN), e.g. \"bash(git push *)\"")
+    List<ToolRules> disallowedTools = new ArrayList<>();
+
     /** These options with unset values taken from the options given before the subcommand. */
     CommonOptions over(CommonOptions parent) {
         CommonOptions merged = new CommonOptions();
@@ -42,6 +56,10 @@ final class CommonOptions {
         merged.model = model != null ? model : parent.model;
         merged.baseUrl = baseUrl != null ? baseUrl : parent.baseUrl;
         merged.trustWorkspace = trustWorkspace || parent.trustWorkspace;
+        merged.allowedTools = new ArrayList<>(parent.allowedTools);
+        merged.allowedTools.addAll(allowedTools);
+        merged.disallowedTools = new ArrayList<>(parent.disallowedTools);
+        merged.disallowedTools.addAll(disallowedTools);
         return merged;
     }
 
@@ -57,7 +75,13 @@ final class CommonOptions {
     SessionOptions session(boolean interactive, Optional<String> resume, boolean inspectOnly) {
         return new SessionOptions(root(), Optional.ofNullable(config), yolo, interactive, readOnly,
                 Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()),
-                resume, trustWorkspace, inspectOnly);
+                resume, trustWorkspace, inspectOnly, run(RunOptions.DEFAULT_MAX_TURNS, Optional.empty()));
+    }
+
+    /** The run's settings: these options' tool rules with the step cap and system prompt text given. */
+    RunOptions run(int maxTurns, Optional<String> appendSystemPrompt) {
+        return new RunOptions(maxTurns, ToolRules.merged(allowedTools), ToolRules.merged(disallowedTools),
+                appendSystemPrompt);
     }
 
     /** The workspace: --workspace, else the current directory. */

@@ -24,10 +24,12 @@ import java.util.Optional;
  * @param inspectOnly the session only lists tools and checks calls ({@code tools}, {@code check}): it
  *     starts nothing — session listeners hear of it as {@link SessionContext#inspectOnly()}, so the
  *     MCP client starts no server while the catalogues still decide trust as for any session
+ * @param run what the command line sets for this run: the step cap, allow and deny rules, text added
+ *     to the system prompt (since 1.3)
  */
 public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive,
         boolean readOnly, Optional<String> model, Optional<String> baseUrl, Optional<String> resume,
-        boolean trustWorkspace, boolean inspectOnly) {
+        boolean trustWorkspace, boolean inspectOnly, RunOptions run) {
 
     /** {@link #resume()} value that picks the workspace's newest session. */
     public static final String LATEST = "latest";
@@ -38,6 +40,25 @@ public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(resume, "resume");
+        Objects.requireNonNull(run, "run");
+    }
+
+    /** Options with nothing set for the run on the command line ({@link RunOptions#DEFAULT}). */
+    public SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive, boolean readOnly,
+            Optional<String> model, Optional<String> baseUrl, Optional<String> resume, boolean trustWorkspace,
+            boolean inspectOnly) {
+        this(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, trustWorkspace, inspectOnly,
+                RunOptions.DEFAULT);
+    }
+
+    /**
+     * These options with another run's settings.
+     *
+     * @since 1.3
+     */
+    public SessionOptions withRun(RunOptions replacement) {
+        return new SessionOptions(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, trustWorkspace,
+                inspectOnly, replacement);
     }
 
     /** Options of a session that neither trusts its workspace beyond what is recorded nor only inspects. */

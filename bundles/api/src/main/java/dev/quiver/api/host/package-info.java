@@ -9,10 +9,13 @@
  * <p>1.1 added workspace trust ({@code Kernel.workspaceTrust}, {@code trust}, {@code revokeTrust},
  * {@code trustedWorkspaces}); 1.2 checkpoints and undo ({@link dev.quiver.api.host.Checkpoint},
  * {@link dev.quiver.api.host.UndoReport}, {@code Session.previewUndo} and {@code undo},
- * {@code Kernel.checkpoints} and {@code undo}).
+ * {@code Kernel.checkpoints} and {@code undo}); 1.3 the command line's settings of a run
+ * ({@link dev.quiver.api.host.RunOptions}, {@code SessionOptions.run}) and three listener events for
+ * machine-readable output ({@code TurnListener.callStarted} with the call's id, {@code callDecided},
+ * {@code retrying}).
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package dev.quiver.api.host;
 
 import org.osgi.annotation.bundle.Export;
