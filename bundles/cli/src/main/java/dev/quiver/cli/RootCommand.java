@@ -201,7 +201,7 @@ final class RootCommand implements Callable<Integer> {
                     List<dev.quiver.api.host.Usage> steps = listener.steps();
                     usage(error.putObject("usage"), steps.stream().reduce(dev.quiver.api.host.Usage.NONE,
                             dev.quiver.api.host.Usage::plus));
-                    resultFields(error, session.id(), steps.size(), ExitCodes.ERROR, e.getMessage(), started);
+                    resultFields(error, session.id(), steps.size(), ExitCodes.ERROR, null, started);
                     print(error, stream);
                 }
                 return ExitCodes.ERROR;
@@ -237,7 +237,7 @@ final class RootCommand implements Callable<Integer> {
     /**
      * The fields added after the original ones, named as Claude Code's result message names them so
      * that its scripts read them: {@code type}, {@code subtype}, {@code is_error}, {@code result} (the
-     * answer, or the error), {@code session_id} (what {@code --resume} takes), {@code num_turns} (model
+     * answer; absent when the run failed, whose {@code error} says why), {@code session_id} (what {@code --resume} takes), {@code num_turns} (model
      * requests, as {@code steps}), {@code total_cost_usd} (null when the model's price is unknown) and
      * {@code duration_ms}.
      */
@@ -250,7 +250,9 @@ final class RootCommand implements Callable<Integer> {
             default -> "error_during_execution";
         });
         json.put("is_error", exit != ExitCodes.OK);
-        json.put("result", result);
+        if (result != null) {
+            json.put("result", result);
+        }
         json.put("session_id", sessionId);
         json.put("num_turns", modelRequests);
         json.set("total_cost_usd", json.path("usage").path("cost_usd").deepCopy());
