@@ -128,7 +128,8 @@ class HeadlessEndToEndTest {
 
     @Test
     void jsonCarriesTheSessionIdThatResumeContinuesWithTheEarlierMessages() throws Exception {
-        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("The secret word is plum."), OpenAiStub.text("plum"))) {
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("The secret word is plum."), OpenAiStub.text("plum"),
+                OpenAiStub.text("plum, again"))) {
             Path workspace = workspace();
             Run first = quiver(workspace, model, "-p", "Pick a secret word.", "--output-format", "json");
             assertEquals(0, first.exitCode(), first.stderr());
@@ -150,6 +151,25 @@ class HeadlessEndToEndTest {
             String sent = model.requests().get(1).get("messages").toString();
             assertTrue(sent.contains("Pick a secret word.") && sent.contains("The secret word is plum.")
                     && sent.contains("Which word?"), "the server sees the earlier turn: " + sent);
+
+            Run third = quiver(workspace, model, "-p", "And again?", "--continue", "--output-format", "json");
+            assertEquals(0, third.exitCode(), third.stderr());
+            assertEquals(session, JSON.readTree(third.stdout()).get("session_id").asText(), "--continue: the newest");
+            assertTrue(model.requests().get(2).get("messages").toString().contains("Which word?"));
+        }
+    }
+
+    @Test
+    void aModelRetryIsAnEventBeforeTheAnswer() throws Exception {
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.failure(429, "Slow down", Map.of("retry-after-ms", "200")),
+                OpenAiStub.text("made it"))) {
+            Run run = quiver(workspace(), model, "-p", "hi", "--output-format", "stream-json");
+            assertEquals(0, run.exitCode(), run.stderr());
+            List<JsonNode> events = events(run);
+            assertEquals("api_retry", events.get(1).get("subtype").asText(), events.toString());
+            assertTrue(events.get(1).get("message").asText().contains("HTTP 429; retrying in 0.2 s (attempt 2 of 5)"),
+                    events.get(1).toString());
+            assertEquals("made it", events.get(events.size() - 1).get("result").asText());
         }
     }
 
