@@ -211,6 +211,16 @@ class HeadlessEndToEndTest {
     }
 
     @Test
+    void checkShowsTheDecisionARunWithTheSameRulesWouldGet() throws Exception {
+        Run run = QuiverProcess.run(workspace(), "check", "--disallowedTools", "bash(git push *)", "bash",
+                "{\"command\":\"git push origin main\"}");
+        assertEquals(0, run.exitCode(), run.stderr());
+        JsonNode verdict = JSON.readTree(run.stdout());
+        assertEquals("deny", verdict.get("decision").asText());
+        assertTrue(verdict.get("reason").asText().contains("--disallowedTools"), verdict.toString());
+    }
+
+    @Test
     void anAllowedCommandRunsHeadlessButNeverPastADenyRuleOrTheGuard() throws Exception {
         Path workspace = workspace();
         QuiverProcess.userConfig(workspace, "{\"permission\": {\"bash\": {\"echo secret*\": \"deny\"}}}");
@@ -219,7 +229,7 @@ class HeadlessEndToEndTest {
                 OpenAiStub.calls(OpenAiStub.call("bash", "{\"command\":\"echo secret\"}")),
                 OpenAiStub.calls(OpenAiStub.call("bash", "{\"command\":\"git reset --hard\"}")),
                 OpenAiStub.text("done"))) {
-            Run run = quiver(workspace, model, "-p", "go", "--allowedTools", "Bash(echo:*)", "Bash(git reset:*)",
+            Run run = quiver(workspace, model, "-p", "go", "--allowedTools", "Bash(echo:*)", "--allowedTools", "Bash(git reset:*)",
                     "--output-format", "json");
             JsonNode calls = JSON.readTree(run.stdout()).get("calls");
             assertEquals("ok", calls.get(0).get("status").asText(), "asks by default, allowed by the flag: " + calls);
@@ -251,25 +261,15 @@ class HeadlessEndToEndTest {
             assertEquals(0, interactive.exitCode(), interactive.stderr());
             assertTrue(interactive.stdout().contains("> Say hello\n"), interactive.stdout());
             assertTrue(interactive.stdout().contains("Hello there."), interactive.stdout());
-            assertEquals("Say hello", lastUserMessage(model.requests().get(0)));
+            assertEquals("Say hello", StepUsageAndToolSetsEndToEndTest.lastUserMessage(model.requests().get(0)));
 
             Run claudeStyle = quiver(workspace, model, "-p", "--output-format", "json", "Say hello headless");
             assertEquals(0, claudeStyle.exitCode(), claudeStyle.stderr());
             assertEquals("Headless hello.", JSON.readTree(claudeStyle.stdout()).get("result").asText());
-            assertEquals("Say hello headless", lastUserMessage(model.requests().get(1)));
+            assertEquals("Say hello headless", StepUsageAndToolSetsEndToEndTest.lastUserMessage(model.requests().get(1)));
         }
         Run typo = QuiverProcess.run(workspace(), "tool");
         assertEquals(2, typo.exitCode());
         assertTrue(typo.stderr().contains("Did you mean: quiver tools?"), typo.stderr());
-    }
-
-    private static String lastUserMessage(JsonNode request) {
-        JsonNode messages = request.get("messages");
-        for (int i = messages.size() - 1; i >= 0; i--) {
-            if (messages.get(i).path("role").asText().equals("user")) {
-                return messages.get(i).path("content").asText();
-            }
-        }
-        throw new AssertionError("no user message in " + request);
     }
 }

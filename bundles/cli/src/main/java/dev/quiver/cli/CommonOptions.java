@@ -35,13 +35,15 @@ final class CommonOptions {
     @Option(names = "--trust-workspace", description = "Trust the workspace's config for this run only (a CI job on its own repository)")
     boolean trustWorkspace;
 
-    @Option(names = {"--allowedTools", "--allowed-tools"}, arity = "1..*", paramLabel = "RULES",
+    // one value per occurrence: a list taking every following word would swallow a subcommand's arguments
+    // (check --allowedTools read_file bash '{...}' would allow all of bash)
+    @Option(names = {"--allowedTools", "--allowed-tools"}, paramLabel = "RULES",
             converter = ToolRules.Converter.class,
             description = "Allow these calls without asking in this run: TOOL or TOOL(PATTERN), comma- or space-separated, "
                     + "e.g. \"bash(git diff *),read_file\"; never past a deny rule, a guard, --read-only or the managed policy")
     List<ToolRules> allowedTools = new ArrayList<>();
 
-    @Option(names = {"--disallowedTools", "--disallowed-tools"}, arity = "1..*", paramLabel = "RULES",
+    @Option(names = {"--disallowedTools", "--disallowed-tools"}, paramLabel = "RULES",
             converter = ToolRules.Converter.class,
             description = "Deny these calls in this run, on top of every rule: TOOL or TOOL(PATTERN), e.g. \"bash(git push *)\"")
     List<ToolRules> disallowedTools = new ArrayList<>();

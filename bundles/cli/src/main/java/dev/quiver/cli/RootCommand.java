@@ -104,12 +104,17 @@ final class RootCommand implements Callable<Integer> {
     }
 
     Session open(CommonOptions options, boolean interactive, PrintStream headerStream, java.util.Optional<String> resume) {
-        return open(options.session(interactive, resume).withRun(run()), headerStream);
+        // the tool rules of the options given (a subcommand's merged with the root's), the step cap and prompt text of the root
+        return open(options.session(interactive, resume).withRun(options.run(maxTurns, appended())), headerStream);
     }
 
     /** The run's settings from the command line: the tool rules, the step cap and the system prompt's addition. */
     dev.quiver.api.host.RunOptions run() {
-        return common.run(maxTurns, java.util.Optional.ofNullable(appendSystemPrompt).filter(text -> !text.isBlank()));
+        return common.run(maxTurns, appended());
+    }
+
+    private java.util.Optional<String> appended() {
+        return java.util.Optional.ofNullable(appendSystemPrompt).filter(text -> !text.isBlank());
     }
 
     /**
@@ -139,7 +144,8 @@ final class RootCommand implements Callable<Integer> {
         if (prompt != null) {
             if (!argument.isEmpty() && !prompt.equals(PROMPT_FROM_ARGUMENT)) {
                 terminal.err().println("quiver: the prompt was given twice, as -p '" + prompt + "' and as '" + argument
-                        + "'. Give it once: quiver -p 'PROMPT', or quiver -p followed by other options and then the prompt.");
+                        + "'. Give it once: quiver -p 'PROMPT', or quiver -p followed by other options and then the prompt."
+                        + " (Several --allowedTools or --disallowedTools rules go in one value, \"A,B\", or in one option each.)");
                 return ExitCodes.USAGE;
             }
             return headless(prompt.equals(PROMPT_FROM_ARGUMENT) ? argument : prompt);

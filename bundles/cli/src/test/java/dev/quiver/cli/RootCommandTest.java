@@ -56,7 +56,7 @@ class RootCommandTest {
     @Test
     void theRunsOptionsReachTheSessionOptions() {
         RootCommand root = parsed("-p", "x", "--max-turns", "3", "--append-system-prompt", "Be brief.",
-                "--allowedTools", "Bash(git diff:*)", "Read", "--disallowedTools", "bash(git push *)");
+                "--allowedTools", "Bash(git diff:*) Read", "--disallowedTools", "bash(git push *)");
         dev.quiver.api.host.RunOptions run = root.run();
         assertEquals(3, run.maxTurns());
         assertEquals(java.util.Optional.of("Be brief."), run.appendSystemPrompt());
@@ -82,5 +82,17 @@ class RootCommandTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("'bash(git' is missing its closing ')'"), err.toString());
         assertEquals(2, run("-p", "review this", "and that"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("the prompt was given twice"), err.toString());
+        assertEquals(2, run("-p", "review", "--allowedTools", "read_file", "bash"),
+                "a second word after the rules is no rule: nothing runs with bash allowed");
+    }
+
+    @Test
+    void aRuleOptionTakesOneValueSoASubcommandKeepsItsArguments() {
+        CommandLine line = new CommandLine(new RootCommand(null, "", terminal()));
+        String[] args = {"check", "--allowedTools", "read_file", "bash", "{\"command\":\"ls\"}"};
+        Subcommands.add(line, args);
+        CommandLine.ParseResult parsed = line.parseArgs(args);
+        CheckCommand check = (CheckCommand) parsed.subcommand().commandSpec().userObject();
+        assertEquals(Map.of("read_file", List.of("*")), ToolRules.merged(check.common.allowedTools));
     }
 }
