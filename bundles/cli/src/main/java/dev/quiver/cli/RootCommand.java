@@ -68,7 +68,7 @@ final class RootCommand implements Callable<Integer> {
             description = "With -p: text (default), json (one object at the end) or stream-json (one object per event)")
     Format format = Format.TEXT;
 
-    @Option(names = "--max-turns", paramLabel = "N",
+    @Option(names = "--max-turns", paramLabel = "N", converter = MaxTurns.class,
             description = "Model requests one prompt may make (default 50); the turn stops there with exit code 4")
     int maxTurns = dev.quiver.api.host.RunOptions.DEFAULT_MAX_TURNS;
 
@@ -134,12 +134,25 @@ final class RootCommand implements Callable<Integer> {
         return session;
     }
 
+    /** picocli's converter for {@code --max-turns}: a whole number of 1 or more, or a usage error (exit 2). */
+    static final class MaxTurns implements picocli.CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int turns;
+            try {
+                turns = Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a whole number");
+            }
+            if (turns < 1) {
+                throw new picocli.CommandLine.TypeConversionException("it must be 1 or more, not " + turns);
+            }
+            return turns;
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
-        if (maxTurns < 1) {
-            terminal.err().println("quiver: --max-turns must be 1 or more, not " + maxTurns + ".");
-            return ExitCodes.USAGE;
-        }
         String argument = String.join(" ", words);
         if (prompt != null) {
             if (!argument.isEmpty() && !prompt.equals(PROMPT_FROM_ARGUMENT)) {

@@ -77,7 +77,8 @@ class RootCommandTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("expected one of text, json, stream-json but was 'xml'"),
                 err.toString());
         assertEquals(2, run("-p", "x", "--max-turns", "0"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--max-turns must be 1 or more, not 0."), err.toString());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--max-turns': it must be 1 or more, not 0"), err.toString());
+        assertEquals(2, run("--max-turns", "0", "tools"), "before a subcommand too");
         assertEquals(2, run("-p", "x", "--allowedTools", "bash(git"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("'bash(git' is missing its closing ')'"), err.toString());
         assertEquals(2, run("-p", "review this", "and that"));

@@ -150,6 +150,22 @@ class RunOptionsSessionTest {
     }
 
     @Test
+    void theManagedPolicysAskHoldsAgainstAnAllowedTool() throws Exception {
+        Path managed = Files.writeString(temp.resolve("managed.json"),
+                "{\"permission\": {\"bash\": {\"git push *\": \"ask\"}}}");
+        Config config = Config.load(new Config.Files(List.of(managed), Optional.empty(), Optional.empty(), root,
+                (folder, digest) -> true));
+        SessionOptions options = new SessionOptions(root, Optional.empty(), false, false, false, Optional.of("openai/test"),
+                Optional.of("http://127.0.0.1:9/v1"), Optional.empty()).withRun(rules(Map.of("bash", List.of("*")), Map.of()));
+        KernelSession session = StubSessions.open(new dev.quiver.workspace.WorkspaceFactoryComponent().open(root), config,
+                environment, framework, name -> Optional.empty(), options);
+        Verdict push = session.check("bash", command("git push origin main"));
+        assertEquals(Decision.ASK, push.decision());
+        assertTrue(push.reason().contains(managed.toString()), push.reason());
+        assertEquals(Decision.ALLOW, session.check("bash", command("git status")).decision());
+    }
+
+    @Test
     void aRuleForAToolThatDoesNotExistIsReportedAtStart() throws Exception {
         KernelSession session = open(null, false, rules(Map.of("mcp__github__*", List.of("*")),
                 Map.of("bsh", List.of("*"))));
