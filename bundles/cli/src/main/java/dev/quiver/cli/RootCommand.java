@@ -256,9 +256,9 @@ final class RootCommand implements Callable<Integer> {
     /**
      * The fields added after the original ones, named as Claude Code's result message names them so
      * that its scripts read them: {@code type}, {@code subtype}, {@code is_error}, {@code result} (the
-     * answer; absent when the run failed, whose {@code error} says why), {@code session_id} (what {@code --resume} takes), {@code num_turns} (model
-     * requests, as {@code steps}), {@code total_cost_usd} (null when the model's price is unknown) and
-     * {@code duration_ms}.
+     * answer; absent when the run failed, whose {@code error} says why), {@code session_id} (what
+     * {@code --resume} takes), {@code num_turns} (model requests, as {@code steps}),
+     * {@code total_cost_usd} (null when the model's price is unknown) and {@code duration_ms}.
      */
     static void resultFields(ObjectNode json, String sessionId, int modelRequests, int exit, String result, long startedNanos) {
         json.put("type", "result");
