@@ -109,6 +109,29 @@ class HeadlessEndToEndTest {
     }
 
     @Test
+    void eachEventReachesAReaderWhenItHappensNotWhenTheRunEnds() throws Exception {
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"README.md\"}")),
+                OpenAiStub.delayed(java.time.Duration.ofSeconds(3), OpenAiStub.text("Slowly: Demo.")))) {
+            Process quiver = QuiverProcess.start(workspace(), "-p", "Title?", "--output-format", "stream-json",
+                    "--model", "openai/test", "--base-url", model.baseUrl());
+            Map<String, Long> seen = new java.util.HashMap<>();
+            try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    quiver.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    JsonNode event = JSON.readTree(line);
+                    seen.putIfAbsent(event.get("type").asText(), System.nanoTime());
+                }
+            }
+            assertTrue(quiver.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, quiver.exitValue());
+            long gap = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(seen.get("result") - seen.get("user"));
+            assertTrue(gap >= 2000, "the tool's result was read " + gap + " ms before the end, while the model "
+                    + "still took 3 s to answer");
+        }
+    }
+
+    @Test
     void aFailedRunEndsItsStreamWithAnErrorResultAndKeepsItsExitCode() throws Exception {
         try (OpenAiStub model = OpenAiStub.start(OpenAiStub.failure(400, "context too long"))) {
             Run run = quiver(workspace(), model, "-p", "hi", "--output-format", "stream-json");
