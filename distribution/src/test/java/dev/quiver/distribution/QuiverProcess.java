@@ -56,17 +56,7 @@ final class QuiverProcess {
     /** Runs the {@code bin/quiver} of the given distribution folder (a copy of the built one, say). */
     static Run run(Path distribution, Path workspace, Map<String, String> environment, String stdin, String... args)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(distribution.resolve("bin").resolve("quiver").toString());
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(workspace.toFile());
-        Path home = Files.createDirectories(home(workspace));
-        builder.environment().put("HOME", home.toString());
-        builder.environment().put("XDG_CONFIG_HOME", home.resolve(".config").toString());
-        builder.environment().put("XDG_STATE_HOME", home.resolve(".state").toString());
-        builder.environment().remove("OPENAI_API_KEY");
-        builder.environment().remove("OPENAI_BASE_URL");
-        builder.environment().putAll(environment);
+        ProcessBuilder builder = builder(distribution, workspace, environment, args);
         Path out = Files.createTempFile("quiver-out", ".txt");
         Path err = Files.createTempFile("quiver-err", ".txt");
         builder.redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -82,6 +72,33 @@ final class QuiverProcess {
         Files.delete(out);
         Files.delete(err);
         return run;
+    }
+
+    /**
+     * The built {@code bin/quiver} as {@link #run} starts it, for a test that reads its output while it runs;
+     * its standard error is discarded.
+     */
+    static Process start(Path workspace, String... args) throws IOException {
+        ProcessBuilder builder = builder(distribution(), workspace, Map.of(), args);
+        builder.redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(
+                new java.io.File("/dev/null")));
+        return builder.start();
+    }
+
+    private static ProcessBuilder builder(Path distribution, Path workspace, Map<String, String> environment,
+            String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(distribution.resolve("bin").resolve("quiver").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workspace.toFile());
+        Path home = Files.createDirectories(home(workspace));
+        builder.environment().put("HOME", home.toString());
+        builder.environment().put("XDG_CONFIG_HOME", home.resolve(".config").toString());
+        builder.environment().put("XDG_STATE_HOME", home.resolve(".state").toString());
+        builder.environment().remove("OPENAI_API_KEY");
+        builder.environment().remove("OPENAI_BASE_URL");
+        builder.environment().putAll(environment);
+        return builder;
     }
 
     /** The private home {@link #run} gives a workspace's runs. */

@@ -140,7 +140,8 @@ class StepUsageAndToolSetsEndToEndTest {
         }
     }
 
-    private static String lastUserMessage(JsonNode request) {
+    /** The request's last user message: what the model was asked. */
+    static String lastUserMessage(JsonNode request) {
         JsonNode messages = request.get("messages");
         for (int i = messages.size() - 1; i >= 0; i--) {
             if (messages.get(i).path("role").asText().equals("user")) {

@@ -167,6 +167,25 @@ class TerminalEndToEndTest {
     }
 
     @Test
+    void aPromptArgumentIsSentAsSoonAsTheTerminalIsUpAndUpArrowBringsItBack() throws Exception {
+        assumeTrue(tmuxInstalled(), "tmux is not installed");
+        Path workspace = Files.createDirectories(temp.resolve("ws"));
+        Path home = Files.createDirectories(temp.resolve("home"));
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("Hello there.")); Tmux tmux = new Tmux()) {
+            tmux.start(workspace, List.of("HOME=" + home, "XDG_CONFIG_HOME=" + home.resolve(".config"),
+                    "XDG_STATE_HOME=" + home.resolve(".state"), "TERM=xterm-256color", "OPENAI_API_KEY="),
+                    List.of(QuiverProcess.distribution().resolve("bin/quiver").toString(), "Say hello", "--model",
+                            "openai/test", "--base-url", model.baseUrl()));
+            String screen = tmux.await("Hello there.");
+            assertTrue(screen.contains("› Say hello"), screen);
+            assertEquals(1, model.requests().size());
+            assertEquals("Say hello", StepUsageAndToolSetsEndToEndTest.lastUserMessage(model.requests().get(0)));
+            tmux.press("Up");
+            tmux.await(s -> s.split("› Say hello", -1).length == 3, "the prompt back on the input line");
+        }
+    }
+
+    @Test
     void approvalsInterruptsAbortsTheQueueCompletionAndToolsInARealTerminal() throws Exception {
         assumeTrue(tmuxInstalled(), "tmux is not installed");
         Path workspace = Files.createDirectories(temp.resolve("ws"));

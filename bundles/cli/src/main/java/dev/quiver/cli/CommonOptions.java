@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.api.host.RunOptions;
 import dev.quiver.api.host.SessionOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,6 +38,19 @@ final class CommonOptions {
     @Option(names = "--mcp-config", paramLabel = "FILE", description = "MCP servers for this run, from a file shaped like Claude Code's .mcp.json ({\"mcpServers\": {...}}); may be repeated")
     List<Path> mcpConfig = new ArrayList<>();
 
+    // one value per occurrence: a list taking every following word would swallow a subcommand's arguments
+    // (check --allowedTools read_file bash '{...}' would allow all of bash)
+    @Option(names = {"--allowedTools", "--allowed-tools"}, paramLabel = "RULES",
+            converter = ToolRules.Converter.class,
+            description = "Allow these calls without asking in this run: TOOL or TOOL(PATTERN), comma- or space-separated, "
+                    + "e.g. \"bash(git diff *),read_file\"; never past a deny rule, a guard, --read-only or the managed policy")
+    List<ToolRules> allowedTools = new ArrayList<>();
+
+    @Option(names = {"--disallowedTools", "--disallowed-tools"}, paramLabel = "RULES",
+            converter = ToolRules.Converter.class,
+            description = "Deny these calls in this run, on top of every rule: TOOL or TOOL(PATTERN), e.g. \"bash(git push *)\"")
+    List<ToolRules> disallowedTools = new ArrayList<>();
+
     /** These options with unset values taken from the options given before the subcommand. */
     CommonOptions over(CommonOptions parent) {
         CommonOptions merged = new CommonOptions();
@@ -49,6 +63,10 @@ final class CommonOptions {
         merged.trustWorkspace = trustWorkspace || parent.trustWorkspace;
         merged.mcpConfig = new ArrayList<>(parent.mcpConfig);
         merged.mcpConfig.addAll(mcpConfig);
+        merged.allowedTools = new ArrayList<>(parent.allowedTools);
+        merged.allowedTools.addAll(allowedTools);
+        merged.disallowedTools = new ArrayList<>(parent.disallowedTools);
+        merged.disallowedTools.addAll(disallowedTools);
         return merged;
     }
 
@@ -64,7 +82,14 @@ final class CommonOptions {
     SessionOptions session(boolean interactive, Optional<String> resume, boolean inspectOnly) {
         return new SessionOptions(root(), Optional.ofNullable(config), yolo, interactive, readOnly,
                 Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()),
-                resume, trustWorkspace, inspectOnly, mcpConfig.stream().map(file -> file.toAbsolutePath()).toList());
+                resume, trustWorkspace, inspectOnly, mcpConfig.stream().map(file -> file.toAbsolutePath()).toList(),
+                run(RunOptions.DEFAULT_MAX_TURNS, Optional.empty()));
+    }
+
+    /** The run's settings: these options' tool rules with the step cap and system prompt text given. */
+    RunOptions run(int maxTurns, Optional<String> appendSystemPrompt) {
+        return new RunOptions(maxTurns, ToolRules.merged(allowedTools), ToolRules.merged(disallowedTools),
+                appendSystemPrompt);
     }
 
     /** The workspace: --workspace, else the current directory. */

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Progress of a headless turn, one line per call on standard error; stdout keeps only the answer. */
-final class HeadlessListener implements TurnListener {
+class HeadlessListener implements TurnListener {
 
     private final PrintStream progress;
     private final List<Usage> steps = new ArrayList<>();

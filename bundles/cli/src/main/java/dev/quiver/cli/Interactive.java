@@ -9,10 +9,11 @@ final class Interactive {
     private Interactive() {
     }
 
-    static int run(RootCommand root) {
-        Launch launch = new Launch(root.kernel, root.version, root.common.session(true, root.resumeChoice()),
-                root.services, root.terminal.in(), root.terminal.out(), root.terminal.err(), System.getenv(), null,
-                root.systemTerminal);
+    /** @param firstPrompt sent as soon as the session is open, as if typed ({@code quiver "fix the build"}) */
+    static int run(RootCommand root, java.util.Optional<String> firstPrompt) {
+        Launch launch = new Launch(root.kernel, root.version, root.common.session(true, root.resumeChoice())
+                .withRun(root.run()), root.services, root.terminal.in(), root.terminal.out(), root.terminal.err(),
+                System.getenv(), null, root.systemTerminal, firstPrompt);
         return TerminalFrontEnd.run(launch);
     }
 }

@@ -44,6 +44,45 @@ final class Subcommands {
     }
 
     /**
+     * The subcommand a lone word looks like a typo of ({@code tool}, {@code chekc}, {@code sesions}): one
+     * edit away from a name, or two from a name of six letters or more. Anything else — a word further
+     * off, or text with a space — is a prompt for the interactive agent ({@code quiver "fix the build"}).
+     */
+    static java.util.Optional<String> typoOf(String word) {
+        if (!word.matches("[A-Za-z-]+") || ALL.containsKey(word)) {
+            return java.util.Optional.empty();
+        }
+        String lower = word.toLowerCase(java.util.Locale.ROOT);
+        for (String name : ALL.keySet()) {
+            if (distance(lower, name) <= (name.length() >= 6 ? 2 : 1)) {
+                return java.util.Optional.of(name);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** Edits (insert, delete, replace, swap two neighbours) that turn one word into the other. */
+    private static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
+    /**
      * The subcommand the arguments name: their first positional word, skipping the root's options
      * and the values of those that take one; {@code null} when that word is no subcommand, when help
      * or the version is asked for first, or when an option is one the root does not know (picocli

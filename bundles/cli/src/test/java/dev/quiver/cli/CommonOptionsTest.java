@@ -35,4 +35,15 @@ class CommonOptionsTest {
                 Path.of("third.json").toAbsolutePath()), merged.mcpConfig());
         assertEquals(java.util.List.of(), new CommonOptions().session(false).mcpConfig());
     }
+
+    @Test
+    void toolRulesGivenBeforeAndAfterTheSubcommandBothCount() {
+        CommonOptions before = new CommonOptions();
+        new CommandLine(before).parseArgs("--disallowedTools", "bash(git push *)");
+        CommonOptions after = new CommonOptions();
+        new CommandLine(after).parseArgs("--disallowedTools", "bash(rm *)", "--allowedTools", "Read");
+        SessionOptions merged = after.over(before).session(false);
+        assertEquals(java.util.Map.of("bash", java.util.List.of("git push *", "rm *")), merged.run().disallowedTools());
+        assertEquals(java.util.Map.of("read_file", java.util.List.of("*")), merged.run().allowedTools());
+    }
 }

@@ -23,7 +23,7 @@ class LauncherScriptTest {
     private static final Path SCRIPT = Path.of("..", "..", "distribution", "src", "main", "dist", "bin", "quiver");
 
     private static Set<String> caseList(String script, String marker) {
-        Matcher line = Pattern.compile("^\\s*([-|a-z]+)\\) " + Pattern.quote(marker), Pattern.MULTILINE).matcher(script);
+        Matcher line = Pattern.compile("^\\s*([-|a-zA-Z]+)\\) " + Pattern.quote(marker), Pattern.MULTILINE).matcher(script);
         assertTrue(line.find(), "bin/quiver has a case ending in '" + marker + "'");
         return new TreeSet<>(Set.of(line.group(1).split("\\|")));
     }

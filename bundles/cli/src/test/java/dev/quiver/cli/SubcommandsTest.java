@@ -31,4 +31,16 @@ class SubcommandsTest {
         assertEquals(all, added("--no-such-option", "tools"));
         assertEquals(all, added());
     }
+
+    @Test
+    void aLoneWordCloseToACommandIsATypoAndEverythingElseIsAPrompt() {
+        assertEquals(java.util.Optional.of("tools"), Subcommands.typoOf("tool"));
+        assertEquals(java.util.Optional.of("check"), Subcommands.typoOf("chekc"));
+        assertEquals(java.util.Optional.of("sessions"), Subcommands.typoOf("sesion"));
+        assertEquals(java.util.Optional.of("catalog"), Subcommands.typoOf("Catalogue"));
+        assertEquals(java.util.Optional.empty(), Subcommands.typoOf("test"), "two edits from trust, a short name");
+        assertEquals(java.util.Optional.empty(), Subcommands.typoOf("hello"));
+        assertEquals(java.util.Optional.empty(), Subcommands.typoOf("tools"), "a command is no typo");
+        assertEquals(java.util.Optional.empty(), Subcommands.typoOf("tool please"));
+    }
 }

@@ -54,8 +54,8 @@ import java.util.function.Supplier;
  */
 final class AgentLoop {
 
-    /** Model requests one prompt may make. */
-    static final int STEP_CAP = 50;
+    /** Model requests one prompt may make unless the run says otherwise ({@code --max-turns}). */
+    static final int STEP_CAP = dev.quiver.api.host.RunOptions.DEFAULT_MAX_TURNS;
     /** Tokens kept free for the model's answer. */
     static final int ANSWER_RESERVE = 4096;
 
@@ -86,6 +86,9 @@ final class AgentLoop {
     private final List<String> compactedTurns = new ArrayList<>();
     private List<ChatMessage> history;
     private volatile Notes notes = Notes.NONE;
+    private int stepCap = STEP_CAP;
+    /** The user's text for the end of every step's system prompt ({@code --append-system-prompt}). */
+    private Optional<String> appended = Optional.empty();
 
     /**
      * @param silenceLimit how long a model request may go without progress before the loop gives up on
@@ -112,6 +115,13 @@ final class AgentLoop {
     /** The notes each step's prompt lists while {@code remember} is offered. */
     AgentLoop withNotes(Notes kept) {
         this.notes = kept;
+        return this;
+    }
+
+    /** The run's step cap and the text added to the end of the system prompt. */
+    AgentLoop withRun(int maxTurns, Optional<String> appendSystemPrompt) {
+        this.stepCap = maxTurns;
+        this.appended = appendSystemPrompt;
         return this;
     }
 
@@ -161,7 +171,7 @@ final class AgentLoop {
         List<CallOutcome> calls = new ArrayList<>();
         Usage turn = Usage.NONE;
         boolean askedAgain = false;
-        for (int step = 1; step <= STEP_CAP; step++) {
+        for (int step = 1; step <= stepCap; step++) {
             checkCancelled();
             List<RegisteredTool> tools = offered.get();
             Step answer = request(tools, listener);
@@ -195,7 +205,8 @@ final class AgentLoop {
                     continue;
                 }
                 long oversize = ArgumentLimit.oversize(request.arguments());
-                listener.callStarted(request.name(), oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
+                listener.callStarted(request.id(), request.name(),
+                        oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
                 CallOutcome outcome = chain.run(tools, request.name(), request.arguments(), listener);
                 listener.callEnded(outcome);
                 calls.add(outcome);
@@ -204,7 +215,7 @@ final class AgentLoop {
                 recorder.tool(request, outcome, output);
             }
         }
-        return new TurnResult(TurnResult.Status.STEP_LIMIT, "", calls, STEP_CAP, turn);
+        return new TurnResult(TurnResult.Status.STEP_LIMIT, "", calls, stepCap, turn);
     }
 
     /** Older Ollama servers send tool calls without ids; results and session files pair by id, so they get one. */
@@ -231,13 +242,10 @@ final class AgentLoop {
 
     private Step request(List<RegisteredTool> tools, TurnListener listener) {
         List<ToolSpecification> specifications = specifications(tools);
-        String system = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
-                chain.sections().render(), notes);
-        compactIfNeeded(system, specifications, listener);
+        compactIfNeeded(systemPrompt(tools), specifications, listener);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
         // built again: compaction may have dropped turns the prompt now mentions
-        messages.add(SystemMessage.from(SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
-                chain.sections().render(), notes)));
+        messages.add(SystemMessage.from(systemPrompt(tools)));
         messages.addAll(history);
         ChatRequest.Builder request = ChatRequest.builder().messages(messages);
         if (!specifications.isEmpty()) {
@@ -284,6 +292,13 @@ final class AgentLoop {
         listener.usage(usage);
         recorder.usage(usage);
         return new Step(message, usage);
+    }
+
+    private String systemPrompt(List<RegisteredTool> tools) {
+        String built = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
+                chain.sections().render(), notes);
+        // the user's own words, last, so they have the final say over the defaults above
+        return appended.map(text -> built + "\n" + text.strip() + "\n").orElse(built);
     }
 
     private void startStream(StreamingChatModel model, ChatRequest request, TurnListener listener, boolean[] streamed,

@@ -259,6 +259,7 @@ final class CallChain {
                         + "permission rule or run with --yolo.");
             }
         }
+        listener.callDecided(name, new Verdict(verdict.decision(), verdict.by(), redacted(verdict.reason())));
         audit.record(name, prepared.subjects().stream().map(subject -> new Subject(subject.kind(),
                 redacted(subject.value()))).toList(), verdict, verdict.by().equals(PermissionEngine.BY_RULE)
                 ? decided.rule() : Optional.empty());

@@ -9,6 +9,7 @@ import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.Session;
 import dev.quiver.api.host.SessionOptions;
+import dev.quiver.api.host.RunOptions;
 import dev.quiver.api.host.ToolInfo;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
@@ -106,7 +107,8 @@ final class KernelSession implements Session {
         });
         Duration toolTimeout = Duration.ofSeconds(config.limit("toolTimeout", DEFAULT_TOOL_TIMEOUT.toSeconds()));
         List<String> found = new ArrayList<>();
-        RuleSet rules = rules(config, found);
+        RuleSet rules = rules(config, options.run(), found);
+        unknownTools(options.run(), registry.snapshot(), found);
         Set<String> installed = new HashSet<>();
         registry.snapshot().forEach(tool -> tool.set().ifPresent(installed::add));
         this.toolSets = ToolSets.from(config.get("toolSets"), installed, found)
@@ -164,7 +166,7 @@ final class KernelSession implements Session {
      * The permission rules of every layer. A managed policy's bad rule is fatal: dropping it would run
      * with less than the policy says.
      */
-    private static RuleSet rules(Config config, List<String> warnings) {
+    private static RuleSet rules(Config config, RunOptions run, List<String> warnings) {
         List<RuleSet.Source> sources = new ArrayList<>();
         List<String> managedProblems = new ArrayList<>();
         int managedFiles = 0;
@@ -173,7 +175,8 @@ final class KernelSession implements Session {
             int rank = permission.layer() == Config.Layer.MANAGED ? managedFiles++
                     : 1000 * permission.layer().ordinal();
             RuleSet.Source source = new RuleSet.Source(permission.file(), rank,
-                    permission.layer() == Config.Layer.WORKSPACE, permission.narrowOnly(), permission.node());
+                    permission.layer() == Config.Layer.WORKSPACE, permission.narrowOnly(), permission.node(),
+                    permission.layer() == Config.Layer.MANAGED ? RuleSet.Authority.MANAGED : RuleSet.Authority.ORDINARY);
             if (permission.layer() == Config.Layer.MANAGED) {
                 RuleSet.layered(List.of(source), managedProblems);
             }
@@ -183,7 +186,44 @@ final class KernelSession implements Session {
             throw new HostException(String.join(" ", managedProblems) + " Quiver does not start without the managed "
                     + "policy; ask whoever manages this machine to fix it.");
         }
+        // the command line's rules for this run, each a layer of its own below the files
+        sources.add(new RuleSet.Source(Path.of("--disallowedTools"), RUN_DENY_RANK, false, false,
+                table(run.disallowedTools(), "deny")));
+        sources.add(new RuleSet.Source(Path.of("--allowedTools"), RUN_ALLOW_RANK, false, false,
+                table(run.allowedTools(), "allow"), RuleSet.Authority.RUN_ALLOW));
         return RuleSet.layered(sources, warnings);
+    }
+
+    /** Ranks of the command line's layers: after every file's (managed files count up from 0, then 1000, 2000). */
+    private static final int RUN_DENY_RANK = 3000;
+    private static final int RUN_ALLOW_RANK = 4000;
+
+    /** {@code {"bash": {"git push *": "deny"}}}: the form of a config file's {@code permission} value. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode table(Map<String, List<String>> rules, String decision) {
+        com.fasterxml.jackson.databind.node.ObjectNode permission = Json.MAPPER.createObjectNode();
+        rules.forEach((tool, patterns) -> {
+            com.fasterxml.jackson.databind.node.ObjectNode table = permission.putObject(tool);
+            patterns.forEach(pattern -> table.put(pattern, decision));
+        });
+        return permission;
+    }
+
+    /**
+     * A command-line rule for a tool that does not exist matches nothing, which for a deny is a silent hole:
+     * said at start-up. MCP tools and globs are not checked (servers register their tools later).
+     */
+    private static void unknownTools(RunOptions run, List<RegisteredTool> registered, List<String> warnings) {
+        Set<String> names = new HashSet<>();
+        registered.forEach(tool -> names.add(tool.name()));
+        for (Map.Entry<String, Map<String, List<String>>> flag : Map.of("--allowedTools", run.allowedTools(),
+                "--disallowedTools", run.disallowedTools()).entrySet()) {
+            for (String tool : flag.getValue().keySet()) {
+                if (!names.contains(tool) && !tool.startsWith("mcp__") && tool.indexOf('*') < 0 && tool.indexOf('?') < 0) {
+                    warnings.add(flag.getKey() + " names " + tool + ", which is no tool here, so its rule matches "
+                            + "nothing. `quiver tools` lists the tools.");
+                }
+            }
+        }
     }
 
     /** The managed policy's lists of models and servers, when it has them. */
@@ -415,13 +455,14 @@ final class KernelSession implements Session {
             Duration silenceLimit = RetryPolicy.DEFAULT.longestSilence(QuiverHttpClientBuilder.DEFAULT_CONNECT_TIMEOUT,
                     timeout).plusMinutes(1);
             loop = new AgentLoop(models(choice, timeout), chain, this::offered, workspace.root(), options.interactive(),
-                    recorder, resumed, contextTokens, silenceLimit, workers).withNotes(notes);
+                    recorder, resumed, contextTokens, silenceLimit, workers).withNotes(notes)
+                    .withRun(options.run().maxTurns(), options.run().appendSystemPrompt());
         }
         chain.newTurn();
         int turn = ++turnsSoFar;
         conversationTurns.add(turn);
         checkpoints.beginTurn(id(), turn, "prompt", !options.readOnly());
-        retryNotices.set(listener::notice);
+        retryNotices.set(listener::retrying);
         asking.takeTurnUsage();
         try {
             TurnResult result = loop.send(prompt, listener);

@@ -29,10 +29,12 @@ import java.util.Optional;
  *     {@code .mcp.json} ({@code {"mcpServers": {...}}}), named on the command line
  *     ({@code --mcp-config}): the user's own, so their servers start whether or not the workspace is
  *     trusted; a file that cannot be read stops the session from opening. Since 1.3.
+ * @param run what the command line sets for this run: the step cap, allow and deny rules, text added
+ *     to the system prompt (since 1.3)
  */
 public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive,
         boolean readOnly, Optional<String> model, Optional<String> baseUrl, Optional<String> resume,
-        boolean trustWorkspace, boolean inspectOnly, List<Path> mcpConfig) {
+        boolean trustWorkspace, boolean inspectOnly, List<Path> mcpConfig, RunOptions run) {
 
     /** {@link #resume()} value that picks the workspace's newest session. */
     public static final String LATEST = "latest";
@@ -44,14 +46,41 @@ public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(resume, "resume");
         mcpConfig = List.copyOf(mcpConfig);
+        Objects.requireNonNull(run, "run");
     }
 
-    /** Options without {@code --mcp-config} files (the canonical constructor of 1.1 and 1.2). */
+    /** Options with {@code --mcp-config} files and nothing else set for the run ({@link RunOptions#DEFAULT}). */
+    public SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive, boolean readOnly,
+            Optional<String> model, Optional<String> baseUrl, Optional<String> resume, boolean trustWorkspace,
+            boolean inspectOnly, List<Path> mcpConfig) {
+        this(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, trustWorkspace, inspectOnly,
+                mcpConfig, RunOptions.DEFAULT);
+    }
+
+    /** Options with the run's settings and no {@code --mcp-config} files. */
+    public SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive, boolean readOnly,
+            Optional<String> model, Optional<String> baseUrl, Optional<String> resume, boolean trustWorkspace,
+            boolean inspectOnly, RunOptions run) {
+        this(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, trustWorkspace, inspectOnly,
+                List.of(), run);
+    }
+
+    /** Options without {@code --mcp-config} files or run settings (the canonical constructor of 1.1 and 1.2). */
     public SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive, boolean readOnly,
             Optional<String> model, Optional<String> baseUrl, Optional<String> resume, boolean trustWorkspace,
             boolean inspectOnly) {
         this(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, trustWorkspace, inspectOnly,
-                List.of());
+                List.of(), RunOptions.DEFAULT);
+    }
+
+    /**
+     * These options with another run's settings.
+     *
+     * @since 1.3
+     */
+    public SessionOptions withRun(RunOptions replacement) {
+        return new SessionOptions(workspace, config, yolo, interactive, readOnly, model, baseUrl, resume, trustWorkspace,
+                inspectOnly, mcpConfig, replacement);
     }
 
     /** Options of a session that neither trusts its workspace beyond what is recorded nor only inspects. */

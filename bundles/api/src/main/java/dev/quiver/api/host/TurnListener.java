@@ -14,12 +14,43 @@ public interface TurnListener {
     default void notice(String text) {
     }
 
+    /**
+     * The model request failed and will be retried after a wait, such as {@code OpenAI answered HTTP 429;
+     * retrying in 4 s (attempt 2 of 5)}. May come from another thread. The default hands it to
+     * {@link #notice(String)}.
+     *
+     * @since 1.3
+     */
+    default void retrying(String text) {
+        notice(text);
+    }
+
     /** What one model request used. */
     default void usage(Usage step) {
     }
 
     /** A call the model asked for, before the permission chain sees it. */
     default void callStarted(String tool, String arguments) {
+    }
+
+    /**
+     * A call the model asked for, before the permission chain sees it, with the id the model gave it
+     * (which its result is paired with). The default hands it to {@link #callStarted(String, String)}.
+     *
+     * @since 1.3
+     */
+    default void callStarted(String callId, String tool, String arguments) {
+        callStarted(tool, arguments);
+    }
+
+    /**
+     * The permission chain's last word on a call, after any approval and before the tool runs (a
+     * denied call then ends at once). A call that fails before it is judged (no such tool, invalid
+     * arguments) is not decided; its outcome still carries a verdict.
+     *
+     * @since 1.3
+     */
+    default void callDecided(String tool, Verdict verdict) {
     }
 
     /** Output the running tool streams (such as a command's stdout). */

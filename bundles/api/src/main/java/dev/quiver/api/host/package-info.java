@@ -10,7 +10,10 @@
  * {@code trustedWorkspaces}); 1.2 checkpoints and undo ({@link dev.quiver.api.host.Checkpoint},
  * {@link dev.quiver.api.host.UndoReport}, {@code Session.previewUndo} and {@code undo},
  * {@code Kernel.checkpoints} and {@code undo}); 1.3 {@code SessionOptions.mcpConfig}, the
- * {@code --mcp-config} files of a run.
+ * {@code --mcp-config} files of a run, the command line's other settings of a run
+ * ({@link dev.quiver.api.host.RunOptions}, {@code SessionOptions.run}), three listener events for
+ * machine-readable output ({@code TurnListener.callStarted} with the call's id, {@code callDecided},
+ * {@code retrying}) and {@code ApprovalRequest.diff}.
  */
 @Export
 @Version("1.3.0")

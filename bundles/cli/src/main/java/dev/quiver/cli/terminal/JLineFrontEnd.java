@@ -198,6 +198,11 @@ public final class JLineFrontEnd implements Approver {
         });
         ticker.scheduleWithFixedDelay(this::refresh, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         readerThread = Thread.currentThread();
+        launch.firstPrompt().ifPresent(first -> {
+            // up-arrow brings it back, as if it had been typed
+            reader.getHistory().add(first);
+            conversation.submit(first);
+        });
         String carry = null;
         try {
             while (!exiting.get()) {

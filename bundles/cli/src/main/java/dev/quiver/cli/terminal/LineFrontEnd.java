@@ -66,10 +66,18 @@ public final class LineFrontEnd implements Approver {
             }
             out.println("Type a request, or /exit to quit.");
             Commands commands = new Commands(launch.kernel(), session, launch.services(), sink, this, () -> exit = true);
+            Optional<String> first = launch.firstPrompt();
             while (!exit) {
-                out.print("> ");
-                out.flush();
-                String line = read();
+                String line;
+                if (first.isPresent()) {
+                    line = first.get();
+                    first = Optional.empty();
+                    out.println("> " + line);
+                } else {
+                    out.print("> ");
+                    out.flush();
+                    line = read();
+                }
                 if (line == null) {
                     break;
                 }

@@ -31,11 +31,15 @@ class LineFrontEndTest {
     Path dir;
 
     private String run(FakeSession session, String input) {
+        return run(session, input, Optional.empty());
+    }
+
+    private String run(FakeSession session, String input, Optional<String> firstPrompt) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Launch launch = new Launch(session.kernel(), "9.9.9", SessionOptions.headless(dir), new FakeServices(List.of()),
                 new BufferedReader(new StringReader(input)), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), dir.resolve("history"), false);
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), dir.resolve("history"), false, firstPrompt);
         assertEquals(0, new LineFrontEnd(launch).run());
         return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
     }
@@ -123,5 +127,18 @@ class LineFrontEndTest {
         FakeSession session = new FakeSession(dir);
         String output = run(session, "/exit\n");
         assertFalse(output.contains("Trust it"), output);
+    }
+
+    @Test
+    void aFirstPromptFromTheCommandLineRunsBeforeAnyLineIsRead() {
+        FakeSession session = new FakeSession(dir);
+        session.turns.add((s, listener) -> {
+            listener.text("Fixed.");
+            return "";
+        });
+        String output = run(session, "and now the docs\n/exit\n", Optional.of("fix the build"));
+        assertEquals(List.of("fix the build", "and now the docs"), session.prompts);
+        assertTrue(output.contains("> fix the build\n"), "shown as if typed: " + output);
+        assertTrue(output.indexOf("Fixed.") < output.lastIndexOf("> "), output);
     }
 }

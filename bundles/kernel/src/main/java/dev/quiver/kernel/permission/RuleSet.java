@@ -23,8 +23,23 @@ import java.util.Optional;
  * matches. An exact tool key wins over globs; among globs the one written last wins. Entries with an
  * unrecognised decision are dropped and reported — never read as allow. An untrusted workspace's
  * layer keeps only its deny and ask entries.
+ *
+ * <p>One exception to "strictest wins": the allow rules the user gives for one run on the command
+ * line ({@code --allowedTools}, {@link Authority#RUN_ALLOW}) answer an ask of the user's or the
+ * workspace's layer, as the user's own answer to that question would. They never answer a deny, nor an
+ * ask of the managed policy.
  */
 public final class RuleSet {
+
+    /** Where a layer's rules come from, as far as outranking goes. */
+    public enum Authority {
+        /** The managed policy: its asks hold against everything. */
+        MANAGED,
+        /** The user's files and the workspace's. */
+        ORDINARY,
+        /** The command line's allow rules for one run: they answer ordinary asks. */
+        RUN_ALLOW
+    }
 
     /**
      * One config file's {@code permission} value.
@@ -34,12 +49,24 @@ public final class RuleSet {
      * @param workspace whether it is the workspace's, which can never unlock a secret
      * @param narrowOnly keep deny and ask entries only (an untrusted workspace)
      * @param value the parsed {@code permission} object
+     * @param authority whether the layer is the managed policy's, an ordinary one, or the run's allow rules
      */
-    public record Source(Path file, int layer, boolean workspace, boolean narrowOnly, JsonNode value) {
+    public record Source(Path file, int layer, boolean workspace, boolean narrowOnly, JsonNode value,
+            Authority authority) {
+
+        /** An ordinary layer's file. */
+        public Source(Path file, int layer, boolean workspace, boolean narrowOnly, JsonNode value) {
+            this(file, layer, workspace, narrowOnly, value, Authority.ORDINARY);
+        }
     }
 
-    /** One layer: its tables by tool key, in the order written. */
-    private record Layer(Map<String, List<Rule>> tables, boolean workspace) {
+    /**
+     * One layer: its tables by tool key, in the order written.
+     *
+     * @param unlocksNoSecret whether even its exact allow rule cannot unlock a secret path (the workspace's,
+     *     and the command line's, whose patterns are typed for one run)
+     */
+    private record Layer(Map<String, List<Rule>> tables, boolean unlocksNoSecret, Authority authority) {
     }
 
     private final List<Layer> layers;
@@ -78,7 +105,8 @@ public final class RuleSet {
         for (Source source : sources) {
             Path file = source.file();
             JsonNode permission = source.value();
-            Layer layer = layers.computeIfAbsent(source.layer(), rank -> new Layer(new LinkedHashMap<>(), source.workspace()));
+            Layer layer = layers.computeIfAbsent(source.layer(), rank -> new Layer(new LinkedHashMap<>(),
+                    source.workspace() || source.authority() == Authority.RUN_ALLOW, source.authority()));
             if (!permission.isObject()) {
                 warnings.add("Config key 'permission' in " + file + " must be an object of tools; ignoring it.");
                 continue;
@@ -173,10 +201,26 @@ public final class RuleSet {
      */
     public List<Rule> matches(String tool, java.util.function.Predicate<Rule> matcher) {
         List<Rule> matched = new ArrayList<>();
+        Optional<Rule> runAllow = Optional.empty();
+        boolean managedAsks = false;
         for (Layer layer : layers) {
-            tableFor(layer, tool).flatMap(table -> lastMatch(table, matcher)).ifPresent(matched::add);
+            Optional<Rule> rule = tableFor(layer, tool).flatMap(table -> lastMatch(table, matcher));
+            if (rule.isEmpty()) {
+                continue;
+            }
+            if (layer.authority() == Authority.RUN_ALLOW) {
+                runAllow = rule;
+                continue;
+            }
+            managedAsks |= layer.authority() == Authority.MANAGED && rule.get().decision() == Decision.ASK;
+            matched.add(rule.get());
         }
         matched.sort((a, b) -> Integer.compare(b.decision().ordinal(), a.decision().ordinal()));
+        if (runAllow.isPresent()) {
+            boolean answers = !managedAsks && (matched.isEmpty() || matched.get(0).decision() != Decision.DENY);
+            // first when it answers the ask (or there was none), last otherwise: the strictest still decides
+            matched.add(answers ? 0 : matched.size(), runAllow.get());
+        }
         return matched;
     }
 
@@ -195,7 +239,7 @@ public final class RuleSet {
             if (last.isPresent() && last.get().decision() != Decision.ALLOW) {
                 return false;
             }
-            allowed |= !layer.workspace() && table.get().stream().anyMatch(rule -> rule.decision() == Decision.ALLOW
+            allowed |= !layer.unlocksNoSecret() && table.get().stream().anyMatch(rule -> rule.decision() == Decision.ALLOW
                     && rule.pattern().equals(path));
         }
         return allowed;

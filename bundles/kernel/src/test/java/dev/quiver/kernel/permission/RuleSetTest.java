@@ -148,4 +148,43 @@ class RuleSetTest {
         RuleSet.parse(List.of(Map.entry(WORKSPACE_FILE, json("{\"bash\":{\"" + pattern + "\":\"allow\"}}"))), warnings);
         assertEquals(1, warnings.size());
     }
+
+    private static RuleSet withRunAllow(String managed, String user, String workspace, String runAllow) throws Exception {
+        List<RuleSet.Source> sources = new ArrayList<>();
+        if (managed != null) {
+            sources.add(new RuleSet.Source(Path.of("/etc/quiver/managed.json"), 0, false, false, json(managed),
+                    RuleSet.Authority.MANAGED));
+        }
+        if (user != null) {
+            sources.add(new RuleSet.Source(USER_FILE, 1000, false, false, json(user)));
+        }
+        if (workspace != null) {
+            sources.add(new RuleSet.Source(WORKSPACE_FILE, 2000, true, true, json(workspace)));
+        }
+        sources.add(new RuleSet.Source(Path.of("--allowedTools"), 4000, false, false, json(runAllow),
+                RuleSet.Authority.RUN_ALLOW));
+        return RuleSet.layered(sources, new ArrayList<>());
+    }
+
+    @Test
+    void theCommandLinesAllowAnswersTheUsersAndTheWorkspacesAsksButNoDenyAndNoManagedAsk() throws Exception {
+        RuleSet rules = withRunAllow("{\"bash\":{\"git push *\":\"ask\",\"npm publish*\":\"deny\"}}",
+                "{\"bash\":{\"make *\":\"ask\",\"curl *\":\"deny\"}}", "{\"bash\":{\"git diff *\":\"ask\"}}",
+                "{\"bash\":{\"*\":\"allow\"}}");
+        assertEquals(Decision.ALLOW, decide(rules, "bash", "make test"), "the user's ask is answered");
+        assertEquals(Decision.ALLOW, decide(rules, "bash", "git diff HEAD"), "the workspace's ask is answered");
+        assertEquals(Decision.ALLOW, decide(rules, "bash", "ls"), "the tool's default is replaced where it matches");
+        assertEquals(Decision.DENY, decide(rules, "bash", "curl http://x"), "the user's deny holds");
+        assertEquals(Decision.DENY, decide(rules, "bash", "npm publish"), "the managed deny holds");
+        assertEquals(Decision.ASK, decide(rules, "bash", "git push origin"), "the managed ask holds");
+        assertEquals(Path.of("--allowedTools"), rules.matches("bash", List.of("make test")).get(0).file());
+    }
+
+    @Test
+    void theCommandLinesExactAllowNeverUnlocksASecret() throws Exception {
+        RuleSet rules = withRunAllow(null, null, null, "{\"read_file\":{\".env\":\"allow\"}}");
+        assertTrue(!rules.allowsExactly("read_file", ".env"));
+        RuleSet user = layers(null, "{\"read_file\":{\".env\":\"allow\"}}", null, true);
+        assertTrue(user.allowsExactly("read_file", ".env"), "the user's own file can");
+    }
 }
