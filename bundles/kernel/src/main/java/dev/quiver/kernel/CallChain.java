@@ -235,8 +235,11 @@ final class CallChain {
                 Optional<String> pattern = decided.grant().isEmpty() ? Optional.empty()
                         : Optional.of(String.join(", ", decided.grant()));
                 preview = preview(prepared);
+                if (preview.isPresent() && redactor != null) {
+                    redactor.refresh(); // the diff shows files as they are now: a value just added is known too
+                }
                 Approval answer = ask(listener, new ApprovalRequest(name, subjectLine(prepared.subjects()), verdict, pattern,
-                        preview.map(Preview::diff)));
+                        preview.map(shown -> redacted(shown.diff()))));
                 switch (answer.choice()) {
                     case ONCE -> verdict = new Verdict(Decision.ALLOW, BY_USER, "approved once by the user");
                     case ALWAYS -> {
@@ -293,16 +296,19 @@ final class CallChain {
         if (!tool.previewable() || tool.access() != Access.WRITE || service.isEmpty()) {
             return Optional.empty();
         }
-        RecordingWorkspace recording = new RecordingWorkspace(workspace);
+        RecordingWorkspace recording = new RecordingWorkspace(workspace, tool.name());
         // the dry run's output, prompt sections and model questions reach no one
         CallContext context = new CallContext(recording, settings, environment, (section, text) -> { }, text -> { })
                 .withStateFolder(stateFolder);
         running.add(context);
-        Future<ToolResult> future = null;
+        Future<Optional<Preview>> future = null;
         try {
-            future = workers.submit(() -> service.get().call(prepared.arguments(), context));
-            ToolResult result = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return Preview.of(recording, result == null ? "" : result.text());
+            // the diff is made with the dry run, under its timeout
+            future = workers.submit(() -> {
+                ToolResult result = service.get().call(prepared.arguments(), context);
+                return Preview.of(recording, result == null ? "" : result.text());
+            });
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
@@ -320,7 +326,7 @@ final class CallChain {
     /** Makes the changes the user approved, exactly as the dry run recorded them; its answer is the call's. */
     private CallOutcome make(RegisteredTool tool, Preview preview, Verdict verdict, TurnListener listener, long started) {
         beforeChange.before(tool.name() + " (" + tool.access().id() + ")").ifPresent(listener::notice);
-        String summary = preview.summary(); // against the files before they change
+        String summary = preview.summary();
         try {
             preview.apply();
         } catch (java.io.IOException e) {
@@ -507,9 +513,14 @@ final class CallChain {
                 text -> listener.callOutput(tool.name(), redacted(text)))
                 .withStateFolder(stateFolder);
         Asker model = asker;
-        // what the question carries goes to the model as a tool's result does: with known secret values replaced
-        context.withAsker((instructions, input) -> model.ask(redacted(instructions), redacted(input), listener,
-                context::isCancelled)).withPermissions(subjects -> permission(prepared, subjects));
+        // what the question carries goes to the model as a tool's result does: with the secret values known now replaced
+        context.withAsker((instructions, input) -> {
+            Redactor known = redactor;
+            if (known != null) {
+                known.refresh();
+            }
+            return model.ask(redacted(instructions), redacted(input), listener, context::isCancelled);
+        }).withPermissions(subjects -> permission(prepared, subjects));
         running.add(context);
         Redactor values = redactor;
         if (values != null && !values.looked()) {

@@ -53,8 +53,7 @@ final class ModelAsk implements CallChain.Asker {
         try {
             while (true) {
                 if (cancelled.getAsBoolean()) {
-                    answer.cancel(true);
-                    throw new ToolException("Cancelled while waiting for the model's answer.");
+                    throw abandoned(answer, current, listener);
                 }
                 try {
                     response = answer.get(100, TimeUnit.MILLISECONDS);
@@ -64,24 +63,41 @@ final class ModelAsk implements CallChain.Asker {
                 }
             }
         } catch (InterruptedException e) {
-            answer.cancel(true);
             Thread.currentThread().interrupt();
-            throw new ToolException("Cancelled while waiting for the model's answer.");
+            throw abandoned(answer, current, listener);
         } catch (ExecutionException e) {
             throw new ToolException(AgentLoop.failure(e.getCause(), false).getMessage());
         }
-        TokenUsage reported = response == null ? null : response.tokenUsage();
-        Usage usage = Prices.usage(current.name(), reported == null || reported.inputTokenCount() == null ? 0
-                : reported.inputTokenCount(), reported == null || reported.outputTokenCount() == null ? 0
-                : reported.outputTokenCount());
-        listener.usage(usage);
-        recorder.get().usage(usage);
-        turn.accumulateAndGet(usage, Usage::plus);
+        count(current, response, listener);
         String text = response == null || response.aiMessage() == null ? null : response.aiMessage().text();
         if (text == null || text.isBlank()) {
             throw new ToolException("The model answered with nothing; call the tool again, or write it yourself.");
         }
         return text.strip();
+    }
+
+    /**
+     * A question given up on. The request cannot be taken back once sent, and the provider answers (and
+     * bills) it, so what it used is counted when it comes.
+     */
+    private ToolException abandoned(CompletableFuture<ChatResponse> answer, AgentLoop.Models current,
+            TurnListener listener) {
+        answer.thenAccept(late -> count(current, late, listener));
+        return new ToolException("Cancelled while waiting for the model's answer.");
+    }
+
+    private void count(AgentLoop.Models current, ChatResponse response, TurnListener listener) {
+        TokenUsage reported = response == null ? null : response.tokenUsage();
+        Usage usage = Prices.usage(current.name(), reported == null || reported.inputTokenCount() == null ? 0
+                : reported.inputTokenCount(), reported == null || reported.outputTokenCount() == null ? 0
+                : reported.outputTokenCount());
+        try {
+            listener.usage(usage);
+        } catch (RuntimeException closed) {
+            // a front end whose turn has ended: the session file and the total still count it
+        }
+        recorder.get().usage(usage);
+        turn.accumulateAndGet(usage, Usage::plus);
     }
 
     /** What the questions since the last call used; starts the count again. */

@@ -12,8 +12,11 @@ import dev.quiver.kernel.preview.RecordingWorkspace.Move;
 import dev.quiver.kernel.preview.RecordingWorkspace.Permissions;
 import dev.quiver.kernel.preview.RecordingWorkspace.Replace;
 import dev.quiver.kernel.preview.RecordingWorkspace.Step;
-import dev.quiver.kernel.preview.RecordingWorkspace.Write;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -25,15 +28,60 @@ public final class Preview {
 
     private final RecordingWorkspace recorded;
     private final String result;
+    private final String diff;
+    private final String summary;
 
     private Preview(RecordingWorkspace recorded, String result) {
         this.recorded = recorded;
         this.result = result;
+        List<Effect> effects = recorded.effects();
+        this.summary = Diffs.summary(recorded.real(), effects);
+        String changes = Diffs.describe(recorded.real(), effects);
+        long files = summary.lines().count();
+        // a cut diff still names every file: the list comes first
+        this.diff = files > 1 ? "changes " + files + " files:\n  " + summary.replace("\n", "\n  ") + "\n" + changes
+                : changes;
     }
 
-    /** The dry run's outcome, or empty when it changed nothing (there is nothing to show or make). */
+    /**
+     * The dry run's outcome, computed now (the diff too, so its cost is the dry run's), or empty when
+     * there is nothing to show or what it would do cannot be made exactly as shown: it changed nothing;
+     * a file was too large to hold; it moves, copies or links (what is moved is not compared); or two of
+     * its changes touch one path (the second was made from the disk, not from the first).
+     */
     public static Optional<Preview> of(RecordingWorkspace recorded, String result) {
-        return recorded.effects().isEmpty() ? Optional.empty() : Optional.of(new Preview(recorded, result));
+        List<Effect> effects = recorded.effects();
+        if (effects.isEmpty() || recorded.unknowable()) {
+            return Optional.empty();
+        }
+        Set<Path> touched = new HashSet<>();
+        for (Effect effect : effects) {
+            Set<Path> paths = new HashSet<>();
+            for (Step step : effect instanceof Committed committed ? committed.steps() : List.of(((Direct) effect).step())) {
+                if (step instanceof Move || step instanceof Copy || step instanceof MakeLink
+                        || (step instanceof Permissions && effect instanceof Direct)) {
+                    return Optional.empty();
+                }
+                paths.add(target(step));
+            }
+            for (Path path : paths) {
+                if (!touched.add(path)) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.of(new Preview(recorded, result));
+    }
+
+    private static Path target(Step step) {
+        if (step instanceof Replace replace) {
+            return replace.file();
+        } else if (step instanceof Delete delete) {
+            return delete.file();
+        } else if (step instanceof Permissions permissions) {
+            return permissions.file();
+        }
+        return ((MakeFolders) step).folder();
     }
 
     /** What the call answered in its dry run: its answer once the changes are made. */
@@ -41,14 +89,14 @@ public final class Preview {
         return result;
     }
 
-    /** The changes as a unified diff, without colour. */
+    /** The changes as a unified diff, without colour; with several files, a line for each first. */
     public String diff() {
-        return Diffs.describe(recorded.real(), recorded.effects());
+        return diff;
     }
 
     /** One line per file: {@code src/A.java +3 -1}, for after the call. */
     public String summary() {
-        return Diffs.summary(recorded.real(), recorded.effects());
+        return summary;
     }
 
     /**
@@ -74,40 +122,29 @@ public final class Preview {
     }
 
     private static void add(Workspace.Change change, Step step) {
-        if (step instanceof Write write) {
-            change.write(write.file(), write.content());
-        } else if (step instanceof Replace replace) {
+        if (step instanceof Replace replace) {
             change.replace(replace.file(), replace.before(), replace.after());
         } else if (step instanceof Permissions permissions) {
             change.permissions(permissions.file(), permissions.permissions());
         } else if (step instanceof Delete delete) {
             change.delete(delete.file(), delete.before());
-        } else if (step instanceof Move move) {
-            change.move(move.from(), move.to());
-        } else if (step instanceof Copy copy) {
-            change.copy(copy.from(), copy.to());
         } else {
-            throw new IllegalStateException("not a step of a change: " + step);
+            throw new IllegalStateException("a step a preview does not make: " + step);
         }
     }
 
-    private static void direct(Workspace real, Step step) throws IOException {
-        if (step instanceof Write write) {
-            real.write(write.file(), write.content());
+    private void direct(Workspace real, Step step) throws IOException {
+        if (step instanceof Replace replace) {
+            real.change(recorded.tool()).replace(replace.file(), replace.before(), replace.after()).commit();
+        } else if (step instanceof Delete delete && delete.before() != null) {
+            // compared with what the question showed: a file saved meanwhile is not deleted
+            real.change(recorded.tool()).delete(delete.file(), delete.before()).commit();
         } else if (step instanceof Delete delete) {
-            real.delete(delete.file());
-        } else if (step instanceof Move move) {
-            real.move(move.from(), move.to());
-        } else if (step instanceof Copy copy) {
-            real.copy(copy.from(), copy.to());
+            real.delete(delete.file()); // a link or an empty folder: nothing to compare
         } else if (step instanceof MakeFolders folders) {
             real.createDirectories(folders.folder());
-        } else if (step instanceof MakeLink link) {
-            real.createLink(link.link(), link.target());
-        } else if (step instanceof Permissions permissions) {
-            real.setPermissions(permissions.file(), permissions.permissions());
         } else {
-            throw new IllegalStateException("not a workspace operation: " + step);
+            throw new IllegalStateException("a step a preview does not make: " + step);
         }
     }
 }

@@ -21,11 +21,22 @@ import java.util.function.Predicate;
 public final class RecordingWorkspace implements Workspace {
 
     private final Workspace real;
+    private final String tool;
     private final List<Effect> effects = new ArrayList<>();
     private final List<Path> wrote = new ArrayList<>();
 
     public RecordingWorkspace(Workspace real) {
+        this(real, "preview");
+    }
+
+    /** @param tool the tool whose call is recorded: the name its direct operations are made under */
+    public RecordingWorkspace(Workspace real, String tool) {
         this.real = real;
+        this.tool = tool;
+    }
+
+    String tool() {
+        return tool;
     }
 
     /** One thing the call would have done to the tree, in order. */
@@ -41,10 +52,7 @@ public final class RecordingWorkspace implements Workspace {
     }
 
     /** A step of a change, or a direct operation, as it was asked for. */
-    sealed interface Step permits Write, Replace, Permissions, Delete, Move, Copy, MakeFolders, MakeLink {
-    }
-
-    record Write(Path file, byte[] content) implements Step {
+    sealed interface Step permits Replace, Permissions, Delete, Move, Copy, MakeFolders, MakeLink {
     }
 
     record Replace(Path file, byte[] before, byte[] after) implements Step {
@@ -98,7 +106,8 @@ public final class RecordingWorkspace implements Workspace {
         return new Change() {
             @Override
             public Change write(Path file, byte[] content) {
-                steps.add(new Write(file, content.clone()));
+                // made as a replace of what is there now: what the question shows is what it replaces
+                steps.add(new Replace(file, current(file), content.clone()));
                 return this;
             }
 
@@ -143,7 +152,8 @@ public final class RecordingWorkspace implements Workspace {
 
     @Override
     public void write(Path file, byte[] content) {
-        record(new Direct(new Write(file, content.clone())));
+        // made as a replace of what is there now, so a file changed while the question waits is refused
+        record(new Direct(new Replace(file, current(file), content.clone())));
     }
 
     @Override
@@ -163,7 +173,44 @@ public final class RecordingWorkspace implements Workspace {
 
     @Override
     public void delete(Path path) {
-        record(new Direct(new Delete(path, null)));
+        // a file is deleted only if it still holds what it held now; a link or a folder goes as it is
+        record(new Direct(new Delete(path, current(path))));
+    }
+
+    /**
+     * A regular file's bytes as they are now, null when there is none there (or a link, a folder); a
+     * file too large to hold makes the dry run's changes unknowable, so none is shown.
+     */
+    private byte[] current(Path file) {
+        try {
+            if (java.nio.file.Files.isSymbolicLink(file)) {
+                unknowable = true; // written through to its target: compared there, not shown here
+                return null;
+            }
+            if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return null;
+            }
+            try (java.io.InputStream in = java.nio.channels.Channels.newInputStream(real.openRead(file))) {
+                byte[] bytes = in.readNBytes(MAX_HELD_BYTES + 1);
+                if (bytes.length > MAX_HELD_BYTES) {
+                    unknowable = true;
+                }
+                return bytes;
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            unknowable = true;
+            return null;
+        }
+    }
+
+    /** The largest file whose bytes a dry run keeps to compare before deleting or replacing it. */
+    static final int MAX_HELD_BYTES = 16 << 20;
+
+    private volatile boolean unknowable;
+
+    /** Whether a change could not be recorded exactly: the call is then asked about without a preview. */
+    boolean unknowable() {
+        return unknowable;
     }
 
     @Override

@@ -74,10 +74,24 @@ final class ElicitingApprovals implements TurnListener {
                 .append("\n\nWhy it asks: ").append(request.verdict().reason());
         request.pattern().ifPresent(p -> text.append("\n\n\"always\" allows ").append(p)
                 .append(" for the rest of this session."));
-        request.diff().ifPresent(diff -> text.append("\n\nWhat it changes (unified diff):\n")
+        request.diff().map(ElicitingApprovals::visible).ifPresent(diff -> text.append("\n\nWhat it changes (unified diff):\n")
                 .append(diff.length() <= MAX_DIFF_CHARS ? diff : diff.substring(0, MAX_DIFF_CHARS)
                         + "\n... [the diff is cut at " + MAX_DIFF_CHARS + " characters]"));
         return text.toString();
+    }
+
+    /** A file's text as a dialog may show it: control characters other than line ends and tabs escaped. */
+    private static String visible(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+                out.append(String.format("\\x%02X", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** Of a change's diff, what a client's approval dialog is sent: more is cut and said so. */

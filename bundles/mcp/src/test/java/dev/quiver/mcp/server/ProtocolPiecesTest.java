@@ -110,6 +110,9 @@ class ProtocolPiecesTest {
                 Optional.of(huge)));
         assertTrue(cut.endsWith("... [the diff is cut at " + ElicitingApprovals.MAX_DIFF_CHARS + " characters]"), cut);
         assertTrue(cut.length() < ElicitingApprovals.MAX_DIFF_CHARS + 500, "sent " + cut.length());
+        String escaped = ElicitingApprovals.message(new ApprovalRequest("edit_file", "a.txt", ask, Optional.empty(),
+                Optional.of("+x\u001b[2J\r\n")));
+        assertTrue(escaped.endsWith("+x\\x1B[2J\\x0D\n"), escaped);
         assertFalse(ElicitingApprovals.message(new ApprovalRequest("bash", "ls", ask, Optional.empty()))
                 .contains("What it changes"));
     }

@@ -30,6 +30,8 @@ public class GitCommitMessageTool implements Tool {
     static final int MAX_DIFF_CHARS = 24_000;
     /** Recent subjects shown as the repository's style. */
     static final int SUBJECTS = 15;
+    /** Characters of one subject shown: a style is seen in a line, and history may hold megabytes in one. */
+    static final int SUBJECT_CHARS = 200;
 
     private static final ToolSpec SPEC = new ToolSpec("git_commit_message",
             "Propose a commit message for the staged changes, in the style of recent commits. Does not commit.",
@@ -76,7 +78,8 @@ public class GitCommitMessageTool implements Tool {
                     if (subjects.size() == SUBJECTS) {
                         break;
                     }
-                    subjects.add(commit.getShortMessage());
+                    String subject = commit.getShortMessage();
+                    subjects.add(subject.length() <= SUBJECT_CHARS ? subject : subject.substring(0, SUBJECT_CHARS) + "...");
                 }
             }
         } catch (IOException e) {

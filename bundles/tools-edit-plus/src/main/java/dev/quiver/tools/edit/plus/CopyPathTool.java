@@ -19,7 +19,7 @@ import org.osgi.service.component.annotations.Component;
  * yet. A file is copied through a link to it; inside a copied directory links stay links and are never
  * followed, so a copy cannot pull anything in from outside the workspace. Permissions are kept.
  */
-@Component(property = {Tool.NAME + "=copy_path", Tool.SET + "=edit-plus", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
+@Component(property = {Tool.NAME + "=copy_path", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
 public class CopyPathTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("copy_path",

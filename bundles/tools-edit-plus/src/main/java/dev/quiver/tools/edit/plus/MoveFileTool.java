@@ -16,7 +16,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /** {@code move_file}: renames or moves a file or directory; both ends are permission subjects. */
-@Component(property = {Tool.NAME + "=move_file", Tool.SET + "=edit-plus", Tool.ACCESS + "=write", Tool.PREVIEW + "=true"})
+@Component(property = {Tool.NAME + "=move_file", Tool.SET + "=edit-plus", Tool.ACCESS + "=write"})
 public class MoveFileTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("move_file",
