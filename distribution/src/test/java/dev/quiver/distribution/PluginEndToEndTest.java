@@ -139,6 +139,13 @@ class PluginEndToEndTest {
     }
 
     @Test
+    void exitLeavesTheShellCleanly() throws Exception {
+        Shell shell = Shell.start(workspace, isolated);
+        String said = shell.exit("exit");
+        assertFalse(said.contains("Exception") || said.contains("Cannot coerce"), said);
+    }
+
+    @Test
     void theCatalogCommandsInstallFromASignedCatalogueAndTrustOnlyWhileTheSignatureHolds() throws Exception {
         Path keys = temp.resolve("keys");
         Run keygen = quiver("catalog", "keygen", "--out", keys.toString());
@@ -357,6 +364,20 @@ class PluginEndToEndTest {
             in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
             in.flush();
             return await(from, "g! ");
+        }
+
+        /** Types a line that should end the shell; what it printed, once it ended with exit code 0. */
+        String exit(String line) throws Exception {
+            int from = out.length();
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("`" + line + "` did not end quiver shell:\n" + out.substring(from));
+            }
+            Thread.sleep(100); // the reader takes the last bytes
+            assertEquals(0, process.exitValue(), out.substring(from));
+            return out.substring(from);
         }
 
         /** Runs a command line every 300 ms until its output satisfies the condition (30 s at most). */
