@@ -185,6 +185,31 @@ class TerminalKeysTest {
     }
 
     @Test
+    void outputListsTheFinishedCallsAndShowsOnesWholeOutputAgain() throws Exception {
+        FakeSession session = new FakeSession(dir);
+        session.turns.add((s, listener) -> {
+            listener.callStarted("bash", "{\"command\":\"make test\"}");
+            listener.callEnded(FakeSession.outcome("bash", CallOutcome.Status.OK, "line one\nline two\nExit code 0."));
+            listener.text("Ran it.\n");
+            return "Ran it.";
+        });
+        try (TerminalHarness t = start(session)) {
+            t.type("/output\r");
+            t.await("no call has finished yet");
+            t.type("run the tests\r");
+            t.await("Ran it.");
+            t.type("/output\r");
+            String screen = t.await("/output N shows the Nth call's whole output");
+            assertTrue(screen.contains("1  bash  make test  (3 lines, ok)"), screen);
+            t.type("/output 1\r");
+            screen = t.await("  Exit code 0.");
+            assertTrue(screen.contains("  line one\n  line two\n  Exit code 0."), screen);
+            t.type("/output 2\r");
+            t.await("no call 2: 1 finished call is kept");
+        }
+    }
+
+    @Test
     void undoShowsTheFilesAsksAndUndoesOnlyOnYes() throws Exception {
         FakeSession session = new FakeSession(dir);
         session.undoReport = new UndoReport(List.of(), List.of(new UndoReport.Change("src/Main.java",
