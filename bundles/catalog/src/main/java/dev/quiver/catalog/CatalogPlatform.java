@@ -455,8 +455,10 @@ public class CatalogPlatform implements Platform, TrustPolicy, SessionListener {
                 throw new HostException(bundle.getSymbolicName() + " " + bundle.getVersion() + " is already installed ("
                         + origin(bundle) + "). Use update to move it to " + choice.resource().version() + ".");
             }
+            boolean enforced = enforcing();
             Resolution resolution = new Resolution(resolver, context, snapshot, ignoredCatalogues(),
-                    "the installation enforces its own catalogues and ignores the session's");
+                    "the installation enforces its own catalogues and ignores the session's",
+                    bundle -> enforced && !allowed(bundle, snapshot));
             Bundle bundle = admin.install(resolution.plan(choice.loaded(), choice.resource()));
             return info(bundle, snapshot);
         });

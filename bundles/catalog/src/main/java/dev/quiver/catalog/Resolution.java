@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -79,6 +80,7 @@ final class Resolution {
     private final Catalogs.Snapshot snapshot;
     private final List<Catalogs.Loaded> ignored;
     private final String ignoredWhy;
+    private final Predicate<Bundle> refused;
     private final Map<Index.Resource, Checked> checked = new HashMap<>();
     private final Map<String, String> leftOut = new LinkedHashMap<>();
 
@@ -89,9 +91,10 @@ final class Resolution {
      * @param ignored catalogues that are configured but may not be used now, named when they would have
      *     provided a missing requirement
      * @param ignoredWhy why they may not be used
+     * @param refused running bundles nothing may be wired to: under enforcement, those in no catalogue
      */
     Resolution(Resolver resolver, BundleContext context, Catalogs.Snapshot snapshot, List<Catalogs.Loaded> ignored,
-            String ignoredWhy) {
+            String ignoredWhy, Predicate<Bundle> refused) {
         if (resolver == null) {
             throw new HostException("The framework offers no resolver service (org.osgi.service.resolver.Resolver), so "
                     + "the requirements of catalogue bundles cannot be resolved. " + CONSEQUENCE);
@@ -101,6 +104,7 @@ final class Resolution {
         this.snapshot = snapshot;
         this.ignored = List.copyOf(ignored);
         this.ignoredWhy = ignoredWhy;
+        this.refused = refused;
     }
 
     /**
@@ -118,7 +122,7 @@ final class Resolution {
                 installedNames.add(bundle.getSymbolicName());
             }
             BundleWiring wiring = bundle.adapt(BundleWiring.class);
-            if (wiring != null && wiring.isInUse()) {
+            if (wiring != null && wiring.isInUse() && !refused.test(bundle)) {
                 wirings.put(wiring.getRevision(), wiring);
             }
         }
@@ -390,10 +394,12 @@ final class Resolution {
         Filter filter = filter(requirement);
         for (Bundle bundle : context.getBundles()) {
             BundleRevision revision = bundle.adapt(BundleRevision.class);
-            if (bundle.getState() == Bundle.INSTALLED && revision != null && revision.getDeclaredCapabilities(
-                    requirement.getNamespace()).stream().anyMatch(c -> matches(filter, c))) {
+            boolean outside = bundle.getBundleId() != 0 && refused.test(bundle);
+            if ((bundle.getState() == Bundle.INSTALLED || outside) && revision != null && revision
+                    .getDeclaredCapabilities(requirement.getNamespace()).stream().anyMatch(c -> matches(filter, c))) {
                 close.add(bundle.getSymbolicName() + " " + bundle.getVersion() + " is installed and would provide it, "
-                        + "but it is not resolved (quiver catalog bundles says why)");
+                        + "but " + (outside ? "it is in no catalogue and the catalogues are enforced"
+                                : "it is not resolved (quiver catalog bundles says why)"));
             }
         }
         for (Catalogs.Loaded loaded : ignored) {

@@ -267,8 +267,8 @@ class ResolutionTest {
         Catalogs.Snapshot usable = bnd("acme", tool);
         Catalogs.Loaded acme = usable.loaded().get(0);
         HostException e = assertThrows(HostException.class, () -> new Resolution(resolver(), context, usable,
-                ignored.loaded(), "the installation enforces its own catalogues and ignores the session's")
-                .plan(acme, acme.resources().get(0)));
+                ignored.loaded(), "the installation enforces its own catalogues and ignores the session's",
+                bundle -> false).plan(acme, acme.resources().get(0)));
         assertTrue(e.getMessage().contains("(com.example.lib 1.0.0 of catalogue theirs would, but the installation "
                 + "enforces its own catalogues and ignores the session's)"), e.getMessage());
     }
@@ -319,7 +319,7 @@ class ResolutionTest {
     private List<Resolution.Planned> plan(Catalogs.Snapshot snapshot, String name) {
         Catalogs.Loaded loaded = snapshot.loaded().get(0);
         Index.Resource entry = loaded.resources().stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
-        return new Resolution(resolver(), context, snapshot, List.of(), "").plan(loaded, entry);
+        return new Resolution(resolver(), context, snapshot, List.of(), "", bundle -> false).plan(loaded, entry);
     }
 
     private Admin admin() {
