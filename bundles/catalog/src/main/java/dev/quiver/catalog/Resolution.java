@@ -177,7 +177,9 @@ final class Resolution {
     private Checked check(Catalogs.Loaded catalog, Index.Resource entry, Index.Resource neededBy, boolean keepBytes) {
         String prefix = neededBy == null ? "" : describe(neededBy) + " was not installed: it needs " + describe(entry)
                 + " (catalogue " + catalog.name() + "), and ";
-        String subject = neededBy == null ? describe(entry) + " was not installed: it" : prefix + "that bundle";
+        // the requested bundle, a dependency, or a jar read only to describe it (named in "Left out")
+        String subject = neededBy != null ? prefix + "that bundle" : keepBytes ? describe(entry) + " was not installed: it"
+                : "it";
         byte[] bytes;
         java.util.jar.Attributes main;
         try {
