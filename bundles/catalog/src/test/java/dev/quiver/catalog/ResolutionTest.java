@@ -274,6 +274,28 @@ class ResolutionTest {
     }
 
     @Test
+    void aDependencyOnlyACatalogueWithABadSignatureOffersIsRefusedNamingThatCatalogue() throws Exception {
+        Path acme = temp.resolve("acme");
+        Path tool = TestIndexes.bundle(acme, "com.example.tool", "1.0.0", Map.of("Import-Package", LIB_IMPORT));
+        Path acmeIndex = TestIndexes.bndIndex(acme.resolve("index.xml"), "acme", List.of(tool));
+        Path theirs = temp.resolve("theirs");
+        Path lib = TestIndexes.bundle(theirs, "com.example.lib", "1.0.0", Map.of("Export-Package", LIB_EXPORT));
+        Path theirIndex = TestIndexes.bndIndex(theirs.resolve("index.xml"), "theirs", List.of(lib));
+        // signed with one key, configured with another: the catalogue is refused and offers nothing
+        Files.write(theirs.resolve("index.xml.sig"), TestIndexes.sign(Files.readAllBytes(theirIndex),
+                TestIndexes.ed25519().getPrivate()));
+        Source signed = new Source(theirIndex.toUri(), Optional.of(TestIndexes.publicPem(TestIndexes.ed25519())), "their key",
+                theirs.resolve("index.xml.sig").toUri(), List.of("*"), "test");
+        Source plain = new Source(acmeIndex.toUri(), Optional.empty(), "", acme.resolve("index.xml.sig").toUri(), List.of(),
+                "test");
+        Catalogs.Snapshot snapshot = new Catalogs().load(new Policy(List.of(plain, signed), false, List.of()));
+        HostException e = assertThrows(HostException.class, () -> plan(snapshot, "com.example.tool"));
+        assertTrue(e.getMessage().contains("which no running bundle and no usable catalogue provides. Not usable: theirs "
+                + "(its signature"), e.getMessage());
+        assertTrue(e.getMessage().contains("does not verify against the key their key"), e.getMessage());
+    }
+
+    @Test
     void anInstallThatWouldBringTooManyBundlesIsRefusedBeforeFetchingThem() throws Exception {
         Path catalog = temp.resolve("big");
         List<Path> jars = new ArrayList<>();
