@@ -679,7 +679,11 @@ final class Resolution {
         }
     }
 
-    /** A capability or requirement of a {@link Node}. */
+    /**
+     * A capability or requirement of a {@link Node}: both are a namespace, attributes and directives
+     * bound to their resource, so one class serves as either. Identity is equality, as the resolver
+     * expects of the parts of distinct resources.
+     */
     private static final class Part implements Capability, Requirement {
 
         private final Node node;
