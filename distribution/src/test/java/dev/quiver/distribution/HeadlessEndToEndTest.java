@@ -109,6 +109,26 @@ class HeadlessEndToEndTest {
     }
 
     @Test
+    void aFileToolsResultCarriesTheDiffOfWhatItWrote() throws Exception {
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("write_file", "{\"path\":\"NOTES.md\",\"content\":\"one\\ntwo\\n\"}")),
+                OpenAiStub.text("Wrote the notes."))) {
+            Path workspace = workspace();
+            Run run = quiver(workspace, model, "-p", "Write notes", "--output-format", "stream-json",
+                    "--allowedTools", "write_file");
+            assertEquals(0, run.exitCode(), run.stderr());
+            assertEquals("one\ntwo\n", Files.readString(workspace.resolve("NOTES.md")));
+            JsonNode result = events(run).stream().filter(e -> e.get("type").asText().equals("user")).findFirst()
+                    .orElseThrow().get("message").get("content").get(0);
+            assertEquals("write_file", result.get("tool").asText());
+            assertEquals("--- /dev/null\n+++ b/NOTES.md\n@@ -0,0 +1,2 @@\n+one\n+two\n", result.get("diff").asText(),
+                    result.toString());
+            assertTrue(events(run).stream().anyMatch(e -> e.path("message").asText().equals("changed NOTES.md (new) +2 \u22120")),
+                    run.stdout());
+        }
+    }
+
+    @Test
     void eachEventReachesAReaderWhenItHappensNotWhenTheRunEnds() throws Exception {
         try (OpenAiStub model = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"README.md\"}")),

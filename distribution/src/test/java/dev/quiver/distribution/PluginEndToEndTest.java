@@ -139,6 +139,13 @@ class PluginEndToEndTest {
     }
 
     @Test
+    void exitLeavesTheShellCleanly() throws Exception {
+        Shell shell = Shell.start(workspace, isolated);
+        String said = shell.exit("exit");
+        assertFalse(said.contains("Exception") || said.contains("Cannot coerce"), said);
+    }
+
+    @Test
     void theCatalogCommandsInstallFromASignedCatalogueAndTrustOnlyWhileTheSignatureHolds() throws Exception {
         Path keys = temp.resolve("keys");
         Run keygen = quiver("catalog", "keygen", "--out", keys.toString());
@@ -185,6 +192,47 @@ class PluginEndToEndTest {
         assertEquals(0, remove.exitCode(), remove.stderr());
         assertFalse(Files.exists(plugins.resolve("com.example.hello-1.0.0.jar")));
         assertTrue(quiver("tools", "--json").stdout().indexOf("\"hello\"") < 0);
+    }
+
+    @Test
+    void installBringsTheLibraryABundleNeedsOrNamesTheMissingRequirementAndInstallsNothing() throws Exception {
+        Path catalog = Files.createDirectories(temp.resolve("catalog"));
+        Path library = jar(catalog, "com.example.greeting", Map.of("Export-Package", "com.example.greeting;version=1.0.0"));
+        Path needs = jar(catalog, "com.example.needs", Map.of("Import-Package", "com.example.greeting;version=\"[1,2)\""));
+        Path orphan = jar(catalog, "com.example.orphan", Map.of("Import-Package", "com.example.absent;version=\"[1,2)\""));
+        Path index = catalog.resolve("index.xml");
+        Files.writeString(index, index("acme", library, needs, orphan));
+        QuiverProcess.userConfig(workspace, "{\"catalogs\": [\"" + index + "\"]}");
+
+        Run missing = quiver("catalog", "install", "orphan");
+        assertEquals(1, missing.exitCode(), missing.stdout());
+        String said = "quiver: com.example.orphan 1.0.0 was not installed: it needs osgi.wiring.package "
+                + "(&(osgi.wiring.package=com.example.absent)(version>=1.0.0)(!(version>=2.0.0))), which no running bundle "
+                + "and no usable catalogue provides. Nothing was installed.";
+        assertTrue(missing.stderr().lines().anyMatch(said::equals), missing.stderr());
+        try (Stream<Path> kept = Files.list(plugins)) {
+            assertEquals(0, kept.count(), "plugins/ is unchanged");
+        }
+
+        Run install = quiver("catalog", "install", "needs");
+        assertEquals(0, install.exitCode(), install.stderr());
+        assertTrue(install.stdout().startsWith("installed com.example.needs 1.0.0 (active"), install.stdout());
+        assertTrue(Files.exists(plugins.resolve("com.example.greeting-1.0.0.jar")), "the library is kept too");
+        assertTrue(Files.exists(plugins.resolve("com.example.needs-1.0.0.jar")));
+
+        // the next process installs both from plugins/, and both run
+        JsonNode bundles = JSON.readTree(quiver("catalog", "bundles", "--json").stdout());
+        for (String name : List.of("com.example.greeting", "com.example.needs")) {
+            JsonNode bundle = null;
+            for (JsonNode b : bundles) {
+                if (name.equals(b.get("name").asText())) {
+                    bundle = b;
+                }
+            }
+            assertTrue(bundle != null, name + " is installed: " + bundles);
+            assertEquals("active", bundle.get("state").asText(), bundle.toString());
+            assertEquals("catalog", bundle.get("origin").asText(), bundle.toString());
+        }
     }
 
     @Test
@@ -295,23 +343,51 @@ class PluginEndToEndTest {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 
-    /** An R5 index of one bundle, the way bnd's indexer writes its identity and content. */
-    private static String index(String name, Path jar) throws Exception {
-        return "<?xml version='1.0' encoding='UTF-8'?>\n"
-                + "<repository xmlns=\"http://www.osgi.org/xmlns/repository/v1.0.0\" name=\"" + name + "\" increment=\"1\">\n"
-                + "  <resource>\n"
-                + "    <capability namespace=\"osgi.identity\">\n"
-                + "      <attribute name=\"osgi.identity\" value=\"com.example.hello\"/>\n"
-                + "      <attribute name=\"type\" value=\"osgi.bundle\"/>\n"
-                + "      <attribute name=\"version\" value=\"1.0.0\" type=\"Version\"/>\n"
-                + "    </capability>\n"
-                + "    <capability namespace=\"osgi.content\">\n"
-                + "      <attribute name=\"size\" value=\"" + Files.size(jar) + "\" type=\"Long\"/>\n"
-                + "      <attribute name=\"url\" value=\"" + jar.getFileName() + "\"/>\n"
-                + "      <attribute name=\"osgi.content\" value=\"" + sha256(jar).toUpperCase() + "\"/>\n"
-                + "    </capability>\n"
-                + "  </resource>\n"
-                + "</repository>\n";
+    /** An R5 index of bundles, the way bnd's indexer writes their identity and content (no requirements). */
+    private static String index(String name, Path... jars) throws Exception {
+        StringBuilder xml = new StringBuilder("<?xml version='1.0' encoding='UTF-8'?>\n"
+                + "<repository xmlns=\"http://www.osgi.org/xmlns/repository/v1.0.0\" name=\"" + name + "\" increment=\"1\">\n");
+        for (Path jar : jars) {
+            String bsn;
+            String version;
+            try (JarFile file = new JarFile(jar.toFile())) {
+                bsn = file.getManifest().getMainAttributes().getValue("Bundle-SymbolicName");
+                version = file.getManifest().getMainAttributes().getValue("Bundle-Version");
+            }
+            xml.append("  <resource>\n"
+                    + "    <capability namespace=\"osgi.identity\">\n"
+                    + "      <attribute name=\"osgi.identity\" value=\"" + bsn + "\"/>\n"
+                    + "      <attribute name=\"type\" value=\"osgi.bundle\"/>\n"
+                    + "      <attribute name=\"version\" value=\"" + version + "\" type=\"Version\"/>\n"
+                    + "    </capability>\n"
+                    + "    <capability namespace=\"osgi.content\">\n"
+                    + "      <attribute name=\"size\" value=\"" + Files.size(jar) + "\" type=\"Long\"/>\n"
+                    + "      <attribute name=\"url\" value=\"" + jar.getFileName() + "\"/>\n"
+                    + "      <attribute name=\"osgi.content\" value=\"" + sha256(jar).toUpperCase() + "\"/>\n"
+                    + "    </capability>\n"
+                    + "  </resource>\n");
+        }
+        return xml.append("</repository>\n").toString();
+    }
+
+    /** A bundle of no code at version 1.0.0 with some headers; each exported package holds a text file. */
+    private static Path jar(Path folder, String bsn, Map<String, String> headers) throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().putValue("Manifest-Version", "1.0");
+        manifest.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
+        manifest.getMainAttributes().putValue("Bundle-SymbolicName", bsn);
+        manifest.getMainAttributes().putValue("Bundle-Version", "1.0.0");
+        headers.forEach(manifest.getMainAttributes()::putValue);
+        Path jar = folder.resolve(bsn + "-1.0.0.jar");
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            String exported = headers.get("Export-Package");
+            if (exported != null) {
+                out.putNextEntry(new java.util.zip.ZipEntry(exported.split(";")[0].replace('.', '/') + "/about.txt"));
+                out.write(bsn.getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+        }
+        return jar;
     }
 
     /** {@code bin/quiver shell}, driven through its standard input as a person would type. */
@@ -357,6 +433,20 @@ class PluginEndToEndTest {
             in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
             in.flush();
             return await(from, "g! ");
+        }
+
+        /** Types a line that should end the shell; what it printed, once it ended with exit code 0. */
+        String exit(String line) throws Exception {
+            int from = out.length();
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("`" + line + "` did not end quiver shell:\n" + out.substring(from));
+            }
+            Thread.sleep(100); // the reader takes the last bytes
+            assertEquals(0, process.exitValue(), out.substring(from));
+            return out.substring(from);
         }
 
         /** Runs a command line every 300 ms until its output satisfies the condition (30 s at most). */

@@ -80,6 +80,23 @@ final class Bundles {
         return jar;
     }
 
+    /** A library bundle: it exports packages (comma-separated, each holding a text file) and registers nothing. */
+    static Path library(Path folder, String bsn, String version, String exportedPackage, String packageVersion)
+            throws IOException {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Bundle-ManifestVersion", "2");
+        headers.put("Bundle-SymbolicName", bsn);
+        headers.put("Bundle-Version", version);
+        headers.put("Export-Package", exportedPackage + ";version=" + packageVersion);
+        Path jar = folder.resolve(bsn + "-" + version + ".jar");
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest(headers))) {
+            for (String name : exportedPackage.split(",")) {
+                entry(out, name.replace('.', '/') + "/about.txt", bsn.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return jar;
+    }
+
     /** A jar with a class and no OSGi headers. */
     static Path plainJar(Path folder, String name) throws IOException {
         Path jar = folder.resolve(name + ".jar");

@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -112,24 +113,74 @@ final class Admin {
 
     // ---- install, update, remove ----------------------------------------------------------------
 
-    Bundle install(Catalogs.Loaded catalog, Index.Resource resource) {
-        byte[] bytes = fetchVerified(catalog, resource, "Nothing was installed.");
-        checkManifest(bytes, resource, "Nothing was installed.");
-        Optional<Path> kept = keep(resource, bytes);
-        String location = kept.map(p -> p.toUri().toString()).orElse(LOCATION_PREFIX + resource.name());
-        Bundle bundle;
+    /**
+     * Installs checked jars as one change: every bundle is kept and installed from its checked bytes,
+     * all are resolved together, then started dependencies first. If any of them does not resolve or
+     * start, every one is uninstalled again, the framework refreshed and the kept copies deleted.
+     *
+     * @param planned dependencies first, the requested bundle last
+     * @return the requested bundle
+     */
+    Bundle install(List<Resolution.Planned> planned) {
+        Index.Resource requested = planned.get(planned.size() - 1).resource();
+        List<Bundle> installed = new ArrayList<>();
+        List<Path> kept = new ArrayList<>();
         try {
-            bundle = context.installBundle(location, new ByteArrayInputStream(bytes));
-        } catch (BundleException e) {
-            kept.ifPresent(Admin::deleteQuietly);
-            throw new HostException(describe(resource) + " was not installed: " + e.getMessage(), e);
+            for (Resolution.Planned one : planned) {
+                Optional<Path> file = keep(one.resource(), one.bytes());
+                file.ifPresent(kept::add);
+                String location = file.map(p -> p.toUri().toString()).orElse(LOCATION_PREFIX + one.resource().name());
+                Bundle bundle;
+                try {
+                    bundle = context.installBundle(location, new ByteArrayInputStream(one.bytes()));
+                } catch (BundleException e) {
+                    throw new Failure(describe(one.resource()) + (one.resource() == requested ? "" : ", which it needs,")
+                            + " cannot be installed: " + e.getMessage(), e);
+                }
+                installed.add(bundle);
+                hashes.record(bundle, one.resource().sha256());
+                installedHere.add(bundle.getBundleId());
+            }
+            FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
+            wiring.resolveBundles(installed);
+            for (int i = 0; i < installed.size(); i++) {
+                Bundle bundle = installed.get(i);
+                String who = planned.get(i).resource() == requested ? "it" : describe(planned.get(i).resource())
+                        + ", which it needs,";
+                try {
+                    // a fragment attaches when its host resolves; one for a running host waits for a refresh
+                    if (!isFragment(bundle)) {
+                        bundle.start();
+                    }
+                } catch (BundleException | IllegalStateException e) {
+                    String why = whyNotStarted(bundle, e);
+                    throw new Failure(who.equals("it") ? why : who + " " + why.replaceFirst("^it ", ""), e);
+                }
+            }
+        } catch (Failure e) {
+            rollBack(installed, kept);
+            throw new HostException(describe(requested) + " was not installed: " + e.getMessage()
+                    + ". Nothing is left installed.", e.getCause());
+        } catch (RuntimeException e) {
+            rollBack(installed, kept);
+            throw e;
         }
-        hashes.record(bundle, resource.sha256());
-        installedHere.add(bundle.getBundleId());
-        try {
-            start(bundle);
-        } catch (BundleException | IllegalStateException e) {
-            String why = whyNotStarted(bundle, e);
+        for (Resolution.Planned one : planned) {
+            LOG.info("Installed {} from catalogue {}{}", describe(one.resource()), one.catalog().name(),
+                    one.resource() == requested ? "" : " (needed by " + describe(requested) + ")");
+        }
+        return installed.get(installed.size() - 1);
+    }
+
+    /** Why an install stopped, before the rollback. */
+    private static final class Failure extends RuntimeException {
+        Failure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private void rollBack(List<Bundle> installed, List<Path> kept) {
+        for (Bundle bundle : installed) {
             try {
                 bundle.uninstall();
             } catch (BundleException | IllegalStateException ignored) {
@@ -137,12 +188,11 @@ final class Admin {
             }
             installedHere.remove(bundle.getBundleId());
             hashes.forget(bundle);
-            refresh(List.of(bundle));
-            kept.ifPresent(Admin::deleteQuietly);
-            throw new HostException(describe(resource) + " was not installed: " + why + ". Nothing is left installed.", e);
         }
-        LOG.info("Installed {} from catalogue {}", describe(resource), catalog.name());
-        return bundle;
+        if (!installed.isEmpty()) {
+            refresh(installed);
+        }
+        kept.forEach(Admin::deleteQuietly);
     }
 
     void update(Bundle bundle, Catalogs.Loaded catalog, Index.Resource resource) {
@@ -209,15 +259,6 @@ final class Admin {
         }
     }
 
-    private void start(Bundle bundle) throws BundleException {
-        if (isFragment(bundle)) {
-            FrameworkWiring wiring = context.getBundle(Constants.SYSTEM_BUNDLE_LOCATION).adapt(FrameworkWiring.class);
-            wiring.resolveBundles(List.of(bundle));
-            return;
-        }
-        bundle.start();
-    }
-
     private String whyNotStarted(Bundle bundle, Exception e) {
         if (bundle.getState() == Bundle.INSTALLED) {
             List<String> missing = BundleProblems.missingPackages(context, bundle);
@@ -264,8 +305,8 @@ final class Admin {
         return bytes;
     }
 
-    /** Refuses a jar that is not a bundle, or not the bundle the index names. */
-    static void checkManifest(byte[] bytes, Index.Resource resource, String consequence) {
+    /** Refuses a jar that is not a bundle, or not the bundle the index names; returns its manifest's main attributes. */
+    static Attributes checkManifest(byte[] bytes, Index.Resource resource, String consequence) {
         Manifest manifest = null;
         try (ZipInputStream zip = new ZipInputStream(new ByteArrayInputStream(bytes))) {
             ZipEntry entry;
@@ -297,6 +338,7 @@ final class Admin {
             throw new HostException("The catalogue lists " + resource.name() + " but its jar is the bundle " + name
                     + "; refusing it. " + consequence);
         }
+        return main;
     }
 
     /** One {@code verify} check of an entry: its jar is reachable and matches. */

@@ -33,6 +33,7 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.runtime.ServiceComponentRuntime;
+import org.osgi.service.resolver.Resolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,7 @@ public class CatalogPlatform implements Platform, TrustPolicy, SessionListener {
     private final Enforcement enforcement;
     private volatile Policy installation;
     private volatile ServiceComponentRuntime runtime;
+    private volatile Resolver resolver;
     private volatile boolean enforcedLast;
 
     /** The open sessions, newest first, and the policy their config gives. */
@@ -127,6 +129,18 @@ public class CatalogPlatform implements Platform, TrustPolicy, SessionListener {
         }
     }
 
+    /** The framework's resolver (the system bundle registers Felix's), for the requirements of installs. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    void setResolver(Resolver framework) {
+        resolver = framework;
+    }
+
+    void unsetResolver(Resolver framework) {
+        if (resolver == framework) {
+            resolver = null;
+        }
+    }
+
     // ---- policy -------------------------------------------------------------------------------
 
     /** The installation's catalogues, read once ({@code quiver.catalogs}). */
@@ -177,6 +191,21 @@ public class CatalogPlatform implements Platform, TrustPolicy, SessionListener {
 
     Catalogs.Snapshot snapshot() {
         return catalogs.load(policy());
+    }
+
+    /**
+     * The session's catalogues that an enforcing installation ignores, loaded only to say so when one
+     * of them would have provided what an install needs.
+     */
+    private List<Catalogs.Loaded> ignoredCatalogues() {
+        Policy installation = installation();
+        if (!installation.enforce()) {
+            return List.of();
+        }
+        Set<java.net.URI> used = new java.util.HashSet<>();
+        installation.sources().forEach(source -> used.add(source.uri()));
+        List<Source> dropped = sessions.policy().sources().stream().filter(s -> !used.contains(s.uri())).toList();
+        return dropped.isEmpty() ? List.of() : catalogs.load(new Policy(dropped, false, List.of())).loaded();
     }
 
     @Override
@@ -426,7 +455,11 @@ public class CatalogPlatform implements Platform, TrustPolicy, SessionListener {
                 throw new HostException(bundle.getSymbolicName() + " " + bundle.getVersion() + " is already installed ("
                         + origin(bundle) + "). Use update to move it to " + choice.resource().version() + ".");
             }
-            Bundle bundle = admin.install(choice.loaded(), choice.resource());
+            boolean enforced = enforcing();
+            Resolution resolution = new Resolution(resolver, context, snapshot, ignoredCatalogues(),
+                    "the installation enforces its own catalogues and ignores the session's",
+                    bundle -> enforced && !allowed(bundle, snapshot));
+            Bundle bundle = admin.install(resolution.plan(choice.loaded(), choice.resource()));
             return info(bundle, snapshot);
         });
     }

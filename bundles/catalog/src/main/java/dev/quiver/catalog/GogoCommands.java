@@ -20,7 +20,9 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * nothing is created until the shell runs one of them.
  */
 @Component(service = GogoCommands.class, property = {"osgi.command.scope=quiver", "osgi.command.function=catalog",
-        "osgi.command.function=tools"})
+        "osgi.command.function=tools", "osgi.command.function=exit",
+        // ranked above Gogo's system:exit(int), which a bare "exit" cannot call and which interrupts the shell
+        "service.ranking:Integer=100"})
 public class GogoCommands {
 
     private static final String USAGE = "usage: quiver:catalog list | bundles | install NAME | update NAME | remove NAME | verify";
@@ -31,6 +33,18 @@ public class GogoCommands {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     volatile Kernel kernel;
+
+    private org.osgi.framework.BundleContext context;
+
+    @org.osgi.service.component.annotations.Activate
+    void activate(org.osgi.framework.BundleContext bundleContext) {
+        this.context = bundleContext;
+    }
+
+    /** {@code exit}: stops the framework, which ends {@code quiver shell} cleanly. */
+    public void exit() throws org.osgi.framework.BundleException {
+        context.getBundle(0).stop();
+    }
 
     /** {@code quiver:catalog}: the catalogues and what they offer. */
     public String catalog() {

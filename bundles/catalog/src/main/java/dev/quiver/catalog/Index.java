@@ -6,8 +6,10 @@ import java.io.InputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
@@ -40,11 +42,31 @@ record Index(String name, List<Resource> resources) {
      * @param size the jar's size in bytes, -1 when the index does not say
      * @param url the jar's location, resolved against the index's
      * @param services the object classes of its {@code osgi.service} capabilities
+     * @param capabilities what the index says it provides (all but {@code osgi.content})
+     * @param requirements what the index says it needs
      */
-    record Resource(String name, String version, String sha256, long size, URI url, List<String> services) {
+    record Resource(String name, String version, String sha256, long size, URI url, List<String> services,
+            List<Clause> capabilities, List<Clause> requirements) {
 
         Resource {
             services = List.copyOf(services);
+            capabilities = List.copyOf(capabilities);
+            requirements = List.copyOf(requirements);
+        }
+
+        /** A resource the index lists without its capabilities and requirements. */
+        Resource(String name, String version, String sha256, long size, URI url, List<String> services) {
+            this(name, version, sha256, size, url, services, List.of(), List.of());
+        }
+
+        /**
+         * Whether the index says what the bundle needs and provides, as bnd's indexer does (it always
+         * writes the bundle's {@code osgi.wiring.*} capabilities or its host requirement). An index
+         * written by hand may list identity and content only: then the jar's manifest says it.
+         */
+        boolean described() {
+            return !requirements.isEmpty()
+                    || capabilities.stream().anyMatch(c -> c.namespace().startsWith("osgi.wiring."));
         }
 
         boolean providesTools() {
@@ -93,19 +115,29 @@ record Index(String name, List<Resource> resources) {
         String url = null;
         long size = -1;
         List<String> services = new ArrayList<>();
-        NodeList capabilities = resource.getChildNodes();
-        for (int i = 0; i < capabilities.getLength(); i++) {
-            if (!(capabilities.item(i) instanceof Element capability) || !"capability".equals(local(capability))) {
+        List<Clause> capabilities = new ArrayList<>();
+        List<Clause> requirements = new ArrayList<>();
+        NodeList children = resource.getChildNodes();
+        for (int i = 0; i < children.getLength(); i++) {
+            if (!(children.item(i) instanceof Element element)) {
                 continue;
             }
-            String namespace = capability.getAttribute("namespace");
-            NodeList attributes = capability.getChildNodes();
-            for (int j = 0; j < attributes.getLength(); j++) {
-                if (!(attributes.item(j) instanceof Element attribute) || !"attribute".equals(local(attribute))) {
-                    continue;
-                }
-                String key = attribute.getAttribute("name");
-                String value = attribute.getAttribute("value");
+            boolean capability = "capability".equals(local(element));
+            if (!capability && !"requirement".equals(local(element))) {
+                continue;
+            }
+            Clause clause = clause(element, name);
+            if (!capability) {
+                requirements.add(clause);
+                continue;
+            }
+            String namespace = clause.namespace();
+            if (!"osgi.content".equals(namespace)) {
+                capabilities.add(clause);
+            }
+            for (Map.Entry<String, Object> attribute : clause.attributes().entrySet()) {
+                String key = attribute.getKey();
+                String value = String.valueOf(attribute.getValue());
                 switch (namespace) {
                     case "osgi.identity" -> {
                         switch (key) {
@@ -127,9 +159,10 @@ record Index(String name, List<Resource> resources) {
                     }
                     case "osgi.service" -> {
                         if ("objectClass".equals(key)) {
-                            for (String objectClass : value.split(",")) {
-                                if (!objectClass.isBlank()) {
-                                    services.add(objectClass.strip());
+                            Object classes = attribute.getValue();
+                            for (Object objectClass : classes instanceof List<?> list ? list : List.of(value.split(","))) {
+                                if (!String.valueOf(objectClass).isBlank()) {
+                                    services.add(String.valueOf(objectClass).strip());
                                 }
                             }
                         }
@@ -154,7 +187,33 @@ record Index(String name, List<Resource> resources) {
         } catch (java.net.URISyntaxException e) {
             throw new IOException("resource " + name + " has an invalid URL: " + url);
         }
-        into.add(new Resource(name, version, sha, size, location, services));
+        into.add(new Resource(name, version, sha, size, location, services, capabilities, requirements));
+    }
+
+    /** One capability or requirement element: its typed attributes and its directives. */
+    private static Clause clause(Element element, String resource) throws IOException {
+        String namespace = element.getAttribute("namespace");
+        Map<String, Object> attributes = new LinkedHashMap<>();
+        Map<String, String> directives = new LinkedHashMap<>();
+        NodeList children = element.getChildNodes();
+        for (int i = 0; i < children.getLength(); i++) {
+            if (!(children.item(i) instanceof Element child)) {
+                continue;
+            }
+            String key = child.getAttribute("name");
+            String value = child.getAttribute("value");
+            if ("directive".equals(local(child))) {
+                directives.put(key, value);
+            } else if ("attribute".equals(local(child))) {
+                try {
+                    attributes.put(key, Clause.typed(child.getAttribute("type"), value));
+                } catch (IllegalArgumentException e) {
+                    throw new IOException("resource " + (resource == null ? "" : resource + " ") + "has a " + namespace
+                            + " attribute " + key + " that cannot be read: " + e.getMessage());
+                }
+            }
+        }
+        return new Clause(namespace, attributes, directives);
     }
 
     private static long parseSize(String value) throws IOException {

@@ -1,6 +1,9 @@
 package dev.quiver.catalog;
 
+import aQute.bnd.osgi.repository.SimpleIndexer;
+import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -9,9 +12,11 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.zip.ZipEntry;
 
 /** Builds what the tests read: bundles, R5 indexes as bnd writes them, keys and signatures. */
 final class TestIndexes {
@@ -21,17 +26,41 @@ final class TestIndexes {
 
     /** A minimal bundle jar. */
     static Path bundle(Path folder, String name, String version) throws IOException {
+        return bundle(folder, name, version, Map.of());
+    }
+
+    /**
+     * A bundle jar with more headers ({@code Import-Package}, {@code Export-Package}, ...). Each exported
+     * package gets an empty marker class, so bnd's indexer and the framework see a real package.
+     */
+    static Path bundle(Path folder, String name, String version, Map<String, String> headers) throws IOException {
         Manifest manifest = new Manifest();
         Attributes main = manifest.getMainAttributes();
         main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
         main.putValue("Bundle-ManifestVersion", "2");
         main.putValue("Bundle-SymbolicName", name);
         main.putValue("Bundle-Version", version);
-        Path jar = folder.resolve(name + "-" + version + ".jar");
+        headers.forEach(main::putValue);
+        Path jar = Files.createDirectories(folder).resolve(name + "-" + version + ".jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
-            out.flush();
+            String exports = headers.getOrDefault("Export-Package", "");
+            for (String clause : exports.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)")) {
+                String pkg = clause.split(";")[0].strip();
+                if (!pkg.isEmpty()) {
+                    out.putNextEntry(new ZipEntry(pkg.replace('.', '/') + "/package.txt"));
+                    out.write(pkg.getBytes(StandardCharsets.UTF_8));
+                    out.closeEntry();
+                }
+            }
         }
         return jar;
+    }
+
+    /** An R5 index of jars written by bnd's own indexer (as bnd-indexer-maven-plugin writes it), URLs relative. */
+    static Path bndIndex(Path index, String name, List<Path> jars) throws IOException {
+        List<File> files = jars.stream().map(Path::toFile).toList();
+        new SimpleIndexer().files(files).base(index.getParent().toUri()).name(name).index(index.toFile());
+        return index;
     }
 
     /** One resource of an index, as bnd's indexer writes it (upper-case hash). */

@@ -71,6 +71,18 @@ public final class ApprovalPrompt {
         }
     }
 
+    /**
+     * Whether a line is nothing but an answer word ({@code y}, {@code yes}, {@code a}, {@code always},
+     * {@code n}, {@code no}): typed while no question waits, it was meant for one, not for the model.
+     */
+    public static boolean isAnswerWord(String line) {
+        String word = line == null ? "" : line.strip().toLowerCase(Locale.ROOT).replaceAll("[.,!:;]+$", "");
+        return switch (word) {
+            case "y", "yes", "a", "always", "n", "no" -> true;
+            default -> false;
+        };
+    }
+
     /** Whether an answer to a yes-or-no question is yes: {@code y} or {@code yes}, in any case. */
     public static boolean yes(String answer) {
         String word = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT).replaceAll("[.,!:;]+$", "");

@@ -128,6 +128,10 @@ final class RootCommand implements Callable<Integer> {
     private Session open(dev.quiver.api.host.SessionOptions options, PrintStream headerStream) {
         Session session = kernel.open(options);
         headerStream.println(Header.line(version, session, services.shell()));
+        if (options.yolo()) {
+            headerStream.println("warning: --yolo: calls that would ask run without asking; guards, secrets and deny "
+                    + "rules still refuse");
+        }
         for (String warning : session.warnings()) {
             headerStream.println("warning: " + warning);
         }

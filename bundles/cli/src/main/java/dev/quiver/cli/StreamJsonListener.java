@@ -126,6 +126,14 @@ final class StreamJsonListener extends HeadlessListener {
         emit(event);
     }
 
+    /** The diff of the call under way, once it has made its changes; null until then. */
+    private String changed;
+
+    @Override
+    public synchronized void callChanged(String tool, String diff) {
+        changed = diff;
+    }
+
     @Override
     public void callEnded(CallOutcome outcome) {
         ObjectNode event = event("user", null);
@@ -140,7 +148,17 @@ final class StreamJsonListener extends HeadlessListener {
         block.put("by", outcome.verdict().by());
         block.put("reason", outcome.verdict().reason());
         block.put("elapsed_ms", outcome.elapsedMillis());
+        String diff = takeChanged();
+        if (diff != null) {
+            block.put("diff", diff);
+        }
         emit(event);
+    }
+
+    private synchronized String takeChanged() {
+        String diff = changed;
+        changed = null;
+        return diff;
     }
 
     private synchronized String currentCall() {

@@ -230,11 +230,13 @@ final class CallChain {
         Verdict verdict = applyYolo(decided);
         String instead = "";
         Optional<Preview> preview = Optional.empty();
+        boolean previewed = false;
         if (verdict.decision() == Decision.ASK) {
             if (modes.interactive()) {
                 Optional<String> pattern = decided.grant().isEmpty() ? Optional.empty()
                         : Optional.of(String.join(", ", decided.grant()));
                 preview = preview(prepared);
+                previewed = true;
                 if (preview.isPresent() && redactor != null) {
                     redactor.refresh(); // the diff shows files as they are now: a value just added is known too
                 }
@@ -277,6 +279,10 @@ final class CallChain {
                 message = "Refused (" + verdict.by() + "): " + verdict.reason();
             }
             return outcome(name, Status.DENIED, message, started, verdict);
+        }
+        if (!previewed) {
+            // an allowed call of such a tool is made from its record too: the same diff for every front end
+            preview = preview(prepared);
         }
         if (preview.isPresent()) {
             return make(prepared.tool(), preview.get(), verdict, listener, started);
@@ -337,6 +343,7 @@ final class CallChain {
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()), started, verdict);
         }
         try {
+            listener.callChanged(tool.name(), redacted(preview.diff()));
             // a line the terminal keeps, unlike a call's live output
             listener.notice("changed " + summary.replace("\n", ", "));
         } catch (RuntimeException ignored) {

@@ -185,6 +185,25 @@ class ApprovalDiffTest {
     }
 
     @Test
+    void anAllowedCallIsMadeFromItsRecordTooAndItsDiffIsHeardOnce() throws Exception {
+        session.close();
+        session = StubSessions.open(root, StubSessions.environment(temp), framework, (dev.quiver.langchain4j.ModelProvider) null,
+                new SessionOptions(root, Optional.empty(), true, false, false, Optional.empty(), Optional.empty(),
+                        Optional.empty(), false, false));
+        List<String> diffs = new CopyOnWriteArrayList<>();
+        CallOutcome outcome = session.call("set_content", "{\"path\":\"b.txt\",\"content\":\"new\\n\"}", new TurnListener() {
+            @Override
+            public void callChanged(String tool, String diff) {
+                diffs.add(tool + ": " + diff);
+            }
+        });
+        assertEquals(CallOutcome.Status.OK, outcome.status(), outcome.output());
+        assertEquals("new\n", Files.readString(root.resolve("b.txt")));
+        assertEquals(List.of("set_content: --- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+new\n"), diffs);
+        assertEquals(1, previewed.runs.get(), "an allowed call ran twice");
+    }
+
+    @Test
     void aBinaryOrHugeContentIsDescribedBySizeNotDumped() throws Exception {
         Files.write(root.resolve("blob.bin"), new byte[] {0, 1, 2, 3});
         call("set_content", "{\"path\":\"blob.bin\",\"content\":\"text now\"}", request -> Approval.deny(""));

@@ -20,10 +20,13 @@ import dev.quiver.api.host.Usage;
 import dev.quiver.testing.OpenAiStub;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ModelAskTest {
 
     private static final String SECRET = "zq8-unique-secret-value-93";
+    private static final String NEW_SECRET = "zq8-new-secret-value-22";
 
     @TempDir
     Path temp;
@@ -139,6 +143,61 @@ class ModelAskTest {
             CallOutcome outcome = result.calls().get(0);
             assertEquals(CallOutcome.Status.ERROR, outcome.status());
             assertTrue(outcome.output().contains("context length exceeded"), outcome.output());
+        }
+    }
+
+    /**
+     * The question is redacted with the secret values known when it is asked: a value the user put into
+     * .env since the last call (between turns, in an editor) is replaced as in a tool's result.
+     */
+    @Test
+    void aSecretAddedSinceTheLastCallIsRedactedInTheQuestion() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("first"), OpenAiStub.text("second"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, false);
+            CallOutcome first = session.call("summarise", "{\"text\":\"x " + SECRET + "\"}", new TurnListener() { });
+            assertEquals(CallOutcome.Status.OK, first.status(), first.output());
+            assertFalse(stub.requests().get(0).toString().contains(SECRET), "the first look redacts");
+
+            Files.writeString(root.resolve(".env"), "TOKEN=" + SECRET + "\nNEW_TOKEN=" + NEW_SECRET + "\n");
+            CallOutcome second = session.call("summarise", "{\"text\":\"staged: key = " + NEW_SECRET + "\"}",
+                    new TurnListener() { });
+            assertEquals(CallOutcome.Status.OK, second.status(), second.output());
+            assertFalse(stub.requests().get(1).toString().contains(NEW_SECRET),
+                    "a known secret value reached the model in the question: " + stub.requests().get(1));
+        }
+    }
+
+    /**
+     * A question given up on (ctrl-c) cannot be taken back: the provider answers and bills it, so its
+     * usage is counted when the answer comes.
+     */
+    @Test
+    void aQuestionGivenUpOnIsStillCountedWhenTheProviderAnswersIt() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("summarise", "{\"text\":\"x\"}")),
+                OpenAiStub.delayed(Duration.ofSeconds(2), OpenAiStub.text("a late answer")),
+                OpenAiStub.text("went on"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, false);
+            List<Usage> usages = new CopyOnWriteArrayList<>();
+            CompletableFuture<TurnResult> turn = CompletableFuture.supplyAsync(() -> session.send("go", new TurnListener() {
+                @Override
+                public void usage(Usage usage) {
+                    usages.add(usage);
+                }
+            }));
+            // wait until the question is on its way, then press ctrl-c
+            long deadline = System.currentTimeMillis() + 5_000;
+            while (stub.requests().size() < 2 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(200);
+            assertTrue(session.interruptCalls(), "no call was running");
+            TurnResult result = turn.get(20, TimeUnit.SECONDS);
+            assertEquals(CallOutcome.Status.ERROR, result.calls().get(0).status(), result.calls().get(0).output());
+            Thread.sleep(3_000); // the abandoned request is still answered
+            assertEquals(3, stub.requests().size());
+            assertEquals(3, usages.size(), "every request the provider answered (and billed) is counted; counted: "
+                    + usages.size() + ", turn total " + result.usage());
         }
     }
 }

@@ -47,8 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly what the named production tools do against their workspace (the lines are cited), so what
  * the kernel records, shows and makes is what it would for them.
  *
- * <p>Tests named {@code finding...} assert the promised behaviour and FAIL on 897074d; tests named
- * {@code holds...} pass and document what was tried and held.
+ * <p>Each test's comment describes an attack from the review of that commit (several worked against
+ * it and were fixed in f62a8bc); the test asserts the promise holds against it.
  */
 class PreviewAttackTest {
 
@@ -321,14 +321,14 @@ class PreviewAttackTest {
         }
     }
 
-    // ---------------------------------------------------------------------------------------- findings
+    // ---------------------------------------------------------------------------------------- attacks
 
     /**
      * delete_file of one file records Direct(Delete(file, null)); Preview.apply calls workspace.delete
      * without comparing. The question said "delete a.txt (3 bytes)"; what the user saved meanwhile is gone.
      */
     @Test
-    void findingADeleteApprovedAfterTheFileChangedIsRefused() throws Exception {
+    void aDeleteApprovedAfterTheFileChangedIsRefused() throws Exception {
         open(null);
         Path file = root.resolve("a.txt");
         write(file, "v1\n");
@@ -347,7 +347,7 @@ class PreviewAttackTest {
      * model read it. Nothing the model never read is marked as read.
      */
     @Test
-    void findingAMoveOfAFileChangedMeanwhileDoesNotMarkTheUnseenContentAsRead() throws Exception {
+    void aMoveOfAFileChangedMeanwhileDoesNotMarkTheUnseenContentAsRead() throws Exception {
         open(null);
         Path file = root.resolve("a.txt");
         write(file, "what the model read\n");
@@ -369,7 +369,7 @@ class PreviewAttackTest {
 
     /** The dry run's answer is the call's, but a tool that looks at what it made sees nothing there. */
     @Test
-    void findingTheCallsAnswerDescribesWhatWasMade() throws Exception {
+    void theCallsAnswerDescribesWhatWasMade() throws Exception {
         open(null);
         write(root.resolve("a.txt"), "hello\n");
         CallOutcome outcome = call("copy_one", "{\"from\":\"a.txt\",\"to\":\"b.txt\"}", request -> Approval.once());
@@ -383,7 +383,7 @@ class PreviewAttackTest {
      * approved, the first change is made and the second refused: half the call, not "exactly or nothing".
      */
     @Test
-    void findingTwoChangesOfOneFileAreMadeWholeOrNotAtAll() throws Exception {
+    void twoChangesOfOneFileAreMadeWholeOrNotAtAll() throws Exception {
         open(null);
         Path file = root.resolve("a.txt");
         write(file, "one\ntwo\n");
@@ -400,7 +400,7 @@ class PreviewAttackTest {
      * The same comparison runs again for the summary after approval. Esc/ctrl-c cannot stop it.
      */
     @Test
-    void findingTheQuestionIsNotHeldBackByComparingTheFiles() throws Exception {
+    void theQuestionIsNotHeldBackByComparingTheFiles() throws Exception {
         open(null);
         Path file = root.resolve("data.txt");
         write(file, "a\nb\n".repeat(16_000));
@@ -419,7 +419,7 @@ class PreviewAttackTest {
      * carries the file's context lines unredacted, to the terminal and to an MCP client's dialog.
      */
     @Test
-    void findingTheDiffIsRedactedAsAResultIs() throws Exception {
+    void theDiffIsRedactedAsAResultIs() throws Exception {
         open(null);
         write(root.resolve(".env"), "DB_PASSWORD=" + SECRET + "\n");
         Path file = root.resolve("config.yml");
@@ -434,7 +434,7 @@ class PreviewAttackTest {
     // ---------------------------------------------------------------------------------------- what held
 
     @Test
-    void holdsADeniedCallLeavesNoTraceInTheTreeTheStateFolderOrTheLedger() throws Exception {
+    void aDeniedCallLeavesNoTraceInTheTreeTheStateFolderOrTheLedger() throws Exception {
         open(null);
         Path file = root.resolve("a.txt");
         write(file, "one\n");
@@ -465,7 +465,7 @@ class PreviewAttackTest {
     }
 
     @Test
-    void holdsAFileThatAppearsOrIsSwappedForALinkMeanwhileIsRefused() throws Exception {
+    void aFileThatAppearsOrIsSwappedForALinkMeanwhileIsRefused() throws Exception {
         open(null);
         Path file = root.resolve("new.txt");
         CallOutcome appeared = call("set_content", "{\"path\":\"new.txt\",\"content\":\"mine\\n\"}", request -> {
@@ -493,7 +493,7 @@ class PreviewAttackTest {
     }
 
     @Test
-    void holdsAlwaysGrantsMakesThePreviewAndTheNextCallRunsUnasked() throws Exception {
+    void alwaysGrantsMakesThePreviewAndTheNextCallRunsUnasked() throws Exception {
         open(null);
         Path file = root.resolve("a.txt");
         CallOutcome first = call("set_content", "{\"path\":\"a.txt\",\"content\":\"1\\n\"}", request -> Approval.always());
@@ -507,7 +507,7 @@ class PreviewAttackTest {
     }
 
     @Test
-    void holdsTheDryRunNeverReachesTheModelAndTheCallIsAskedWithoutADiff() throws Exception {
+    void theDryRunNeverReachesTheModelAndTheCallIsAskedWithoutADiff() throws Exception {
         open(OpenAiStub.start(OpenAiStub.text("from the model")));
         CallOutcome outcome = call("ask_then_write", "{\"path\":\"n.txt\"}", request -> {
             assertEquals(0, stub.requests().size(), "the dry run asked the model");
@@ -520,7 +520,7 @@ class PreviewAttackTest {
     }
 
     @Test
-    void holdsUndoTakesBackAPreviewedChange() throws Exception {
+    void undoTakesBackAPreviewedChange() throws Exception {
         Path file = root.resolve("a.txt");
         write(file, "original\n");
         open(OpenAiStub.start(

@@ -53,6 +53,16 @@ public interface TurnListener {
     default void callDecided(String tool, Verdict verdict) {
     }
 
+    /**
+     * What a call changed in the workspace, as the unified diff an approval question shows (without
+     * colour, known secret values replaced), once it is made: heard for every call of a file tool that
+     * shows its changes (see {@code ApprovalRequest.diff}), whether it was asked about or allowed.
+     *
+     * @since 1.3
+     */
+    default void callChanged(String tool, String diff) {
+    }
+
     /** Output the running tool streams (such as a command's stdout). */
     default void callOutput(String tool, String text) {
     }

@@ -45,6 +45,7 @@ public final class Commands {
             new Command("install", "NAME", "install a bundle a catalogue offers; its tools come with the next step"),
             new Command("remove", "NAME", "remove a bundle installed from a catalogue"),
             new Command("model", "[PROVIDER/NAME]", "show the model, or switch it for the following turns"),
+            new Command("output", "[N]", "the session's last calls; with N, the whole output of the Nth newest"),
             new Command("compact", "", "compact the conversation now"),
             new Command("undo", "[N] [--force]", "restore the files the last N turns (default 1) changed, and rewind "
                     + "the conversation by as many; asks first"),
@@ -68,6 +69,7 @@ public final class Commands {
     private final Sink sink;
     private final Approver approver;
     private final Runnable exit;
+    private final CallHistory history = new CallHistory();
 
     public Commands(Kernel kernel, Session session, Services services, Sink sink, Approver approver, Runnable exit) {
         this.kernel = kernel;
@@ -99,6 +101,7 @@ public final class Commands {
                 case "bash" -> bash(command.argument());
                 case "bundles", "install", "remove" -> platform(command);
                 case "model" -> model(command.argument());
+                case "output" -> output(command.argument());
                 case "compact" -> sink.notice(session.compact());
                 case "clear" -> {
                     session.clear();
@@ -115,6 +118,47 @@ public final class Commands {
         } catch (RuntimeException e) {
             sink.error("/" + command.name() + " failed: " + (e.getMessage() == null ? e.getClass().getSimpleName()
                     : e.getMessage()));
+        }
+    }
+
+    /** The calls this session's turns finished, newest first: what {@code /output} shows. */
+    CallHistory history() {
+        return history;
+    }
+
+    private void output(String argument) {
+        List<CallHistory.Entry> recent = history.recent();
+        if (argument.isEmpty()) {
+            if (recent.isEmpty()) {
+                sink.notice("no call has finished yet");
+                return;
+            }
+            for (int i = 0; i < Math.min(10, recent.size()); i++) {
+                CallHistory.Entry entry = recent.get(i);
+                sink.line((i + 1) + "  " + entry.outcome().tool() + "  " + CallView.oneLine(entry.summary()) + "  ("
+                        + entry.outcome().output().lines().count() + " lines, " + entry.outcome().status().name()
+                        .toLowerCase(java.util.Locale.ROOT) + ")");
+            }
+            sink.notice("/output N shows the Nth call's whole output");
+            return;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(argument);
+        } catch (NumberFormatException e) {
+            sink.error("usage: /output, or /output N (1 is the last call)");
+            return;
+        }
+        Optional<CallHistory.Entry> entry = history.get(n);
+        if (entry.isEmpty()) {
+            sink.error("no call " + n + ": " + recent.size() + " finished call" + (recent.size() == 1 ? " is" : "s are")
+                    + " kept (the last " + CallHistory.KEPT + " at most)");
+            return;
+        }
+        sink.line(new AttributedString(entry.get().outcome().tool() + "  " + CallView.oneLine(entry.get().summary()),
+                AttributedStyle.BOLD));
+        for (String line : entry.get().outcome().output().split("\n", -1)) {
+            sink.line("  " + Printable.visible(line));
         }
     }
 

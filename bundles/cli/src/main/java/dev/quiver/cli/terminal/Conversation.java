@@ -4,6 +4,7 @@ import dev.quiver.api.Shell;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.Session;
 import dev.quiver.api.host.TurnResult;
+import dev.quiver.cli.ApprovalPrompt;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -82,6 +83,12 @@ public final class Conversation implements AutoCloseable {
             return;
         }
         synchronized (this) {
+            if (busy && ApprovalPrompt.isAnswerWord(line)) {
+                // typed ahead of a question that had not appeared yet: never a prompt for the model
+                live.hint("no question is waiting; \"" + Printable.line(line.strip()) + "\" was not sent. Answer "
+                        + "when the question appears.", System.currentTimeMillis() + 5000);
+                return;
+            }
             if (busy) {
                 queue.addLast(line);
                 live.queued(new ArrayList<>(queue));
@@ -133,9 +140,9 @@ public final class Conversation implements AutoCloseable {
             return;
         }
         aborting = false;
-        TurnView view = new TurnView(sink, live, approver, color);
+        TurnView view = new TurnView(sink, live, approver, color).recording(commands.history());
         try {
-            TurnResult result = session.send(line, view);
+            TurnResult result = session.send(Attachments.expand(session, line, view, sink), view);
             view.finish(result);
         } catch (HostException e) {
             view.failed(e.getMessage(), aborting || closed);

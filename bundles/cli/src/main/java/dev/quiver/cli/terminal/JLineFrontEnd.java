@@ -150,7 +150,8 @@ public final class JLineFrontEnd implements Approver {
                 return 1;
             }
             try {
-                print(StartupHeader.lines(launch.version(), session, StartupHeader.sandbox(launch.services(), session)));
+                print(StartupHeader.lines(launch.version(), session, StartupHeader.sandbox(launch.services(), session),
+                        launch.options().yolo(), launch.options().readOnly()));
                 if (session.model().isEmpty()) {
                     print(new AttributedString("quiver: No model configured. Pass --model openai/NAME (and --base-url URL "
                             + "for an OpenAI-compatible server), or set \"model\" in .quiver/config.json.",

@@ -58,7 +58,8 @@ public final class LineFrontEnd implements Approver {
             return 1;
         }
         try (Session session = opened) {
-            sink.lines(StartupHeader.lines(launch.version(), session, StartupHeader.sandbox(launch.services(), session)));
+            sink.lines(StartupHeader.lines(launch.version(), session, StartupHeader.sandbox(launch.services(), session),
+                        launch.options().yolo(), launch.options().readOnly()));
             if (session.model().isEmpty()) {
                 launch.err().println("quiver: No model configured. Pass --model openai/NAME (and --base-url URL for "
                         + "an OpenAI-compatible server), or set \"model\" in .quiver/config.json.");
@@ -89,9 +90,9 @@ public final class LineFrontEnd implements Approver {
                     commands.run(command.get());
                     continue;
                 }
-                TurnView view = new TurnView(sink, Live.NONE, this, false);
+                TurnView view = new TurnView(sink, Live.NONE, this, false).recording(commands.history());
                 try {
-                    TurnResult result = session.send(line, view);
+                    TurnResult result = session.send(Attachments.expand(session, line, view, sink), view);
                     view.finish(result);
                 } catch (HostException e) {
                     view.failed(e.getMessage(), false);

@@ -32,6 +32,8 @@ public final class LiveArea implements Live {
     private List<String> queued = List.of();
     private long busySince = -1;
     private String question;
+    /** When the question on screen appeared, in epoch millis; -1 while none is. */
+    private long questionSince = -1;
     private String hint;
     private long hintUntil;
     private long version;
@@ -103,6 +105,22 @@ public final class LiveArea implements Live {
 
     /** The question the input line answers now (an approval's choices), or null for a prompt. */
     public synchronized void question(String text) {
+        question(text, System.currentTimeMillis());
+    }
+
+    /**
+     * As {@link #question(String)} at {@code now}: the time a question waits for its answer is the
+     * user's, so the turn's and the call's timers leave it out, as the turn's last line does.
+     */
+    synchronized void question(String text, long now) {
+        if (text != null && questionSince < 0) {
+            questionSince = now;
+        } else if (text == null && questionSince >= 0) {
+            long waited = Math.max(0, now - questionSince);
+            busySince = busySince >= 0 ? busySince + waited : busySince;
+            callStarted += waited;
+            questionSince = -1;
+        }
         question = text;
         version++;
     }

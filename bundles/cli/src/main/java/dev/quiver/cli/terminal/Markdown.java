@@ -4,19 +4,35 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.commonmark.ext.gfm.strikethrough.Strikethrough;
+import org.commonmark.ext.gfm.strikethrough.StrikethroughExtension;
+import org.commonmark.node.Code;
+import org.commonmark.node.Emphasis;
+import org.commonmark.node.HardLineBreak;
+import org.commonmark.node.HtmlInline;
+import org.commonmark.node.Image;
+import org.commonmark.node.Link;
+import org.commonmark.node.Node;
+import org.commonmark.node.Paragraph;
+import org.commonmark.node.SoftLineBreak;
+import org.commonmark.node.StrongEmphasis;
+import org.commonmark.node.Text;
+import org.commonmark.parser.Parser;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStringBuilder;
 import org.jline.utils.AttributedStyle;
 
 /**
- * Renders the model's Markdown one line at a time, for a terminal: headings, lists, block quotes,
- * rules, fenced code blocks and inline emphasis, code and links. The same text comes out with
- * styles ({@code color}) or without; without, no escape code is ever written, and inline code
- * keeps its backticks so the text still says what was code.
+ * Renders the model's Markdown as it streams, for a terminal. Blocks are told one line at a time, as
+ * the answer arrives (headings, lists, block quotes, rules, fenced code), since a streaming answer
+ * cannot wait for a whole document; what a line holds (emphasis, code, links, strikethrough,
+ * escapes) and GFM tables are read by commonmark-java. The same text comes out with styles
+ * ({@code color}) or without; without, no escape code is ever written, and inline code keeps its
+ * backticks so the text still says what was code.
  *
- * <p>Stateful only across code fences: {@link #line} moves the state on, {@link #peek} renders an
- * unfinished line (the part of the answer still streaming) without moving it, so an unclosed fence
- * renders as a code block that grows.
+ * <p>Stateful across code fences and table rows: {@link #line} moves the state on, {@link #peek}
+ * renders an unfinished line (the part of the answer still streaming) without moving it, so an
+ * unclosed fence renders as a code block that grows.
  */
 public final class Markdown {
 
@@ -200,129 +216,59 @@ public final class Markdown {
         return color ? s : AttributedStyle.DEFAULT;
     }
 
-    /** Inline Markdown: {@code **bold**}, {@code *em*}, {@code `code`}, {@code ~~struck~~}, links, escapes. */
+    private static final Parser INLINES = Parser.builder().extensions(List.of(StrikethroughExtension.create())).build();
+
+    /**
+     * Inline Markdown, read by commonmark-java (with GFM strikethrough): emphasis, strong, code, links,
+     * escapes, autolinks. Text that commonmark reads as a block other than one paragraph (an indented
+     * code block, HTML) is shown as it is.
+     */
     AttributedString inline(String text, AttributedStyle base) {
+        Node document = INLINES.parse(text);
+        Node paragraph = document.getFirstChild();
         AttributedStringBuilder out = new AttributedStringBuilder();
-        inline(text, base, out);
+        if (!(paragraph instanceof Paragraph) || paragraph.getNext() != null) {
+            return out.style(style(base)).append(text).toAttributedString();
+        }
+        inlines(paragraph, base, out);
         return out.toAttributedString();
     }
 
-    private void inline(String text, AttributedStyle base, AttributedStringBuilder out) {
-        int i = 0;
-        int n = text.length();
-        StringBuilder plain = new StringBuilder();
-        while (i < n) {
-            char c = text.charAt(i);
-            if (c == '\\' && i + 1 < n && isPunctuation(text.charAt(i + 1))) {
-                plain.append(text.charAt(i + 1));
-                i += 2;
-                continue;
+    private void inlines(Node parent, AttributedStyle base, AttributedStringBuilder out) {
+        for (Node node = parent.getFirstChild(); node != null; node = node.getNext()) {
+            if (node instanceof Text text) {
+                out.style(style(base)).append(text.getLiteral());
+            } else if (node instanceof Code code) {
+                if (color) {
+                    out.style(base.foreground(AttributedStyle.CYAN)).append(code.getLiteral());
+                } else {
+                    // without styles, the backticks still say what was code
+                    out.style(AttributedStyle.DEFAULT).append("`").append(code.getLiteral()).append("`");
+                }
+            } else if (node instanceof Emphasis) {
+                inlines(node, base.italic(), out);
+            } else if (node instanceof StrongEmphasis) {
+                inlines(node, base.bold(), out);
+            } else if (node instanceof Strikethrough) {
+                inlines(node, base.crossedOut(), out);
+            } else if (node instanceof Link link) {
+                int start = out.length();
+                inlines(node, base.underline(), out);
+                String label = out.toAttributedString().subSequence(start, out.length()).toString();
+                if (!link.getDestination().isEmpty() && !link.getDestination().equals(label)) {
+                    out.style(style(FAINT)).append(" (" + link.getDestination() + ")");
+                }
+            } else if (node instanceof Image image) {
+                out.style(style(FAINT)).append("[image: ");
+                inlines(node, base, out);
+                out.style(style(FAINT)).append("] (" + image.getDestination() + ")");
+            } else if (node instanceof SoftLineBreak || node instanceof HardLineBreak) {
+                out.style(style(base)).append(" ");
+            } else if (node instanceof HtmlInline html) {
+                out.style(style(base)).append(html.getLiteral());
+            } else {
+                inlines(node, base, out);
             }
-            if (c == '`') {
-                int run = run(text, i, '`');
-                int close = text.indexOf("`".repeat(run), i + run);
-                while (close >= 0 && run(text, close, '`') != run) {
-                    close = text.indexOf("`".repeat(run), close + run(text, close, '`'));
-                }
-                if (close >= 0) {
-                    flush(plain, base, out);
-                    String code = text.substring(i + run, close);
-                    if (code.length() >= 2 && code.startsWith(" ") && code.endsWith(" ") && !code.isBlank()) {
-                        code = code.substring(1, code.length() - 1);
-                    }
-                    if (color) {
-                        out.style(base.foreground(AttributedStyle.CYAN)).append(code);
-                    } else {
-                        out.style(AttributedStyle.DEFAULT).append("`").append(code).append("`");
-                    }
-                    i = close + run;
-                    continue;
-                }
-                plain.append("`".repeat(run));
-                i += run;
-                continue;
-            }
-            if ((c == '*' || c == '_' || c == '~') && i + 1 < n && text.charAt(i + 1) == c) {
-                String marker = "" + c + c;
-                int close = closing(text, i + 2, marker, c);
-                if (close > i + 2 && opens(text, i, 2, c)) {
-                    flush(plain, base, out);
-                    AttributedStyle inner = c == '~' ? base.crossedOut() : base.bold();
-                    inline(text.substring(i + 2, close), color ? inner : AttributedStyle.DEFAULT, out);
-                    i = close + 2;
-                    continue;
-                }
-            } else if ((c == '*' || c == '_') && opens(text, i, 1, c)) {
-                int close = closing(text, i + 1, "" + c, c);
-                if (close > i + 1) {
-                    flush(plain, base, out);
-                    inline(text.substring(i + 1, close), color ? base.italic() : AttributedStyle.DEFAULT, out);
-                    i = close + 1;
-                    continue;
-                }
-            } else if (c == '[') {
-                int endText = text.indexOf("](", i + 1);
-                int endUrl = endText < 0 ? -1 : text.indexOf(')', endText + 2);
-                if (endText > i && endUrl > endText && text.indexOf('\n', i) < 0
-                        && !text.substring(endText + 2, endUrl).contains(" ")) {
-                    flush(plain, base, out);
-                    String label = text.substring(i + 1, endText);
-                    String url = text.substring(endText + 2, endUrl);
-                    inline(label, color ? base.underline() : AttributedStyle.DEFAULT, out);
-                    if (!url.equals(label) && !url.isEmpty()) {
-                        out.style(style(FAINT)).append(" (" + url + ")");
-                    }
-                    i = endUrl + 1;
-                    continue;
-                }
-            }
-            plain.append(c);
-            i++;
-        }
-        flush(plain, base, out);
-    }
-
-    /** Whether a delimiter run at {@code i} can open emphasis: followed by a non-space, and {@code _} not inside a word. */
-    private static boolean opens(String text, int i, int length, char c) {
-        int after = i + length;
-        if (after >= text.length() || Character.isWhitespace(text.charAt(after))) {
-            return false;
-        }
-        return c != '_' || i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1));
-    }
-
-    /** The start of the closing delimiter, preceded by a non-space, and {@code _} not followed by a letter; -1 if none. */
-    private static int closing(String text, int from, String marker, char c) {
-        int at = text.indexOf(marker, from);
-        while (at >= 0) {
-            boolean afterSpace = Character.isWhitespace(text.charAt(at - 1));
-            boolean doubled = marker.length() == 1 && at + 1 < text.length() && text.charAt(at + 1) == c;
-            boolean wordFollows = c == '_' && at + marker.length() < text.length()
-                    && Character.isLetterOrDigit(text.charAt(at + marker.length()));
-            if (!afterSpace && !doubled && !wordFollows) {
-                return at;
-            }
-            at = text.indexOf(marker, at + (doubled ? 2 : 1));
-        }
-        return -1;
-    }
-
-    private static int run(String text, int i, char c) {
-        int j = i;
-        while (j < text.length() && text.charAt(j) == c) {
-            j++;
-        }
-        return j - i;
-    }
-
-    private static boolean isPunctuation(char c) {
-        return "\\`*_{}[]()#+-.!~|<>".indexOf(c) >= 0;
-    }
-
-    private void flush(StringBuilder plain, AttributedStyle base, AttributedStringBuilder out) {
-        if (plain.length() > 0) {
-            out.style(color ? base : AttributedStyle.DEFAULT).append(plain);
-            plain.setLength(0);
         }
     }
 }

@@ -11,6 +11,7 @@ import org.jline.utils.AttributedStyle;
 public final class StartupHeader {
 
     static final AttributedStyle WARNING = AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
+    static final AttributedStyle YOLO = AttributedStyle.BOLD.foreground(AttributedStyle.RED);
 
     private StartupHeader() {
     }
@@ -20,7 +21,12 @@ public final class StartupHeader {
      *
      * @param sandbox the shell service's one-line sandbox state, or why it is unknown
      */
-    public static List<AttributedString> lines(String version, Session session, String sandbox) {
+    /**
+     * The header's lines, with the modes that change what runs unasked or what is offered: {@code --yolo}
+     * in red, since asks are now allows; {@code --read-only}.
+     */
+    public static List<AttributedString> lines(String version, Session session, String sandbox, boolean yolo,
+            boolean readOnly) {
         List<AttributedString> lines = new ArrayList<>();
         AttributedStringBuilder first = new AttributedStringBuilder();
         first.style(AttributedStyle.BOLD).append("quiver ").append(version);
@@ -35,6 +41,13 @@ public final class StartupHeader {
         boolean unsafe = sandbox.startsWith("NOT") || sandbox.startsWith("unknown") || sandbox.contains("refuse");
         lines.add(new AttributedStringBuilder().append("sandbox ").style(unsafe ? WARNING : AttributedStyle.DEFAULT)
                 .append(sandbox).toAttributedString());
+        if (yolo) {
+            lines.add(new AttributedString("--yolo: calls that would ask run without asking; guards, secrets and deny "
+                    + "rules still refuse", YOLO));
+        }
+        if (readOnly) {
+            lines.add(new AttributedString("--read-only: only read and state tools are offered; nothing is changed"));
+        }
         for (String warning : session.warnings()) {
             lines.add(new AttributedString("warning: " + warning, WARNING));
         }

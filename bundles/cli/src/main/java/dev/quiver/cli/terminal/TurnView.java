@@ -34,6 +34,7 @@ public final class TurnView implements TurnListener {
     private String runningSummary;
     private boolean headerShown;
     private long waited;
+    private CallHistory history = new CallHistory();
 
     /**
      * @param color whether lines carry styles
@@ -129,6 +130,13 @@ public final class TurnView implements TurnListener {
                 Math.max(0, outcome.elapsedMillis() - waited), outcome.verdict());
         waited = 0;
         sink.line(CallView.line(shown, summary, sink.width()));
+        history.add(shown, summary);
+    }
+
+    /** Keeps every finished call of this turn in {@code calls}, for {@code /output}. */
+    TurnView recording(CallHistory calls) {
+        this.history = calls;
+        return this;
     }
 
     @Override

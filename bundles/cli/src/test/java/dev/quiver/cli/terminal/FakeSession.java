@@ -121,8 +121,30 @@ final class FakeSession implements Session {
 
     @Override
     public CallOutcome call(String tool, String argumentsJson, TurnListener listener) {
-        throw new UnsupportedOperationException();
+        calls.add(tool + " " + argumentsJson);
+        // read_file as the kernel runs it: a file under the workspace is read, .env is refused
+        String path = argumentsJson.replaceAll(".*\"path\":\"([^\"]*)\".*", "$1");
+        if (!tool.equals("read_file")) {
+            return outcome(tool, CallOutcome.Status.ERROR, "No tool named '" + tool + "' is offered.");
+        }
+        if (path.equals(".env")) {
+            return new CallOutcome(tool, CallOutcome.Status.DENIED, "Refused (secret): .env holds secrets.", 1,
+                    new Verdict(Decision.DENY, "secret", ".env holds secrets"));
+        }
+        try {
+            java.util.List<String> lines = java.nio.file.Files.readAllLines(workspace.resolve(path));
+            StringBuilder numbered = new StringBuilder();
+            for (int i = 0; i < lines.size(); i++) {
+                numbered.append(i + 1).append('\t').append(lines.get(i)).append('\n');
+            }
+            return outcome(tool, CallOutcome.Status.OK, numbered.toString());
+        } catch (java.io.IOException e) {
+            return outcome(tool, CallOutcome.Status.ERROR, "No such file: " + path);
+        }
     }
+
+    /** The direct calls made, as {@code tool arguments}. */
+    final List<String> calls = new CopyOnWriteArrayList<>();
 
     @Override
     public TurnResult send(String prompt, TurnListener listener) {

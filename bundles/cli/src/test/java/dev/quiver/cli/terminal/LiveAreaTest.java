@@ -62,6 +62,16 @@ class LiveAreaTest {
     }
 
     @Test
+    void theTimeAQuestionWaitsIsLeftOutOfTheTurnsTimer() {
+        LiveArea live = new LiveArea();
+        live.busy(0);
+        live.question("y allow once | n deny", 2_000);
+        live.question(null, 62_000); // a minute at the question
+        assertTrue(text(live, 80, 24, 65_000).get(0).contains("working · 5 s · esc aborts"),
+                text(live, 80, 24, 65_000).toString());
+    }
+
+    @Test
     void aLongUnfinishedAnswerKeepsItsLastRowsOnScreen() {
         LiveArea live = new LiveArea();
         live.busy(0);

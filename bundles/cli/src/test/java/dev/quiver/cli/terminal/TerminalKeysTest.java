@@ -133,6 +133,83 @@ class TerminalKeysTest {
     }
 
     @Test
+    void aYTypedBeforeTheQuestionAppearsIsNeitherQueuedNorSentToTheModel() throws Exception {
+        FakeSession session = new FakeSession(dir);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Approval> answered = new CompletableFuture<>();
+        session.turns.add((s, listener) -> {
+            listener.text("Looking first.\n");
+            await(release);
+            return asking(answered).apply(s, listener);
+        });
+        try (TerminalHarness t = start(session)) {
+            t.type("check the status\r");
+            t.await("Looking first.");
+            t.type("y\r");
+            String screen = t.await("no question is waiting; \"y\" was not sent");
+            assertFalse(screen.contains("queued ›"), screen);
+            release.countDown();
+            t.await("y allow once | a always allow bash git status * | n deny");
+            assertFalse(answered.isDone(), "the early y answered the question");
+            t.type("n\r");
+            t.await("What should it do instead?");
+            t.type("\r");
+            assertEquals(Approval.Choice.DENY, answered.get(5, TimeUnit.SECONDS).choice());
+            t.await("Answered.");
+            Thread.sleep(200);
+            assertEquals(List.of("check the status"), session.prompts, "the early y reached the model");
+        }
+    }
+
+    @Test
+    void atPathAttachesTheFilesReadFileReadsAndSaysWhatItCouldNot() throws Exception {
+        Files.writeString(dir.resolve("notes.md"), "first line\nsecond line\n");
+        FakeSession session = new FakeSession(dir);
+        session.turns.add((s, listener) -> {
+            listener.text("Read them.\n");
+            return "Read them.";
+        });
+        try (TerminalHarness t = start(session)) {
+            t.type("summarise @notes.md, ask @alice and see @.env.\r");
+            String screen = t.await("Read them.");
+            assertTrue(screen.contains("attached @notes.md"), screen);
+            assertTrue(screen.contains("@.env not attached: Refused (secret): .env holds secrets."), screen);
+            assertFalse(screen.contains("@alice not attached"), "a mention that names no file is not an error:\n" + screen);
+            String prompt = session.prompts.get(0);
+            assertTrue(prompt.startsWith("summarise @notes.md, ask @alice and see @.env.\n\nThe user attached these "
+                    + "files (read_file's output):\n\n--- @notes.md (read_file) ---\n1\tfirst line\n2\tsecond line\n"),
+                    prompt);
+            assertFalse(prompt.contains("@.env (read_file)"), prompt);
+            assertEquals(3, session.calls.size(), session.calls.toString());
+        }
+    }
+
+    @Test
+    void outputListsTheFinishedCallsAndShowsOnesWholeOutputAgain() throws Exception {
+        FakeSession session = new FakeSession(dir);
+        session.turns.add((s, listener) -> {
+            listener.callStarted("bash", "{\"command\":\"make test\"}");
+            listener.callEnded(FakeSession.outcome("bash", CallOutcome.Status.OK, "line one\nline two\nExit code 0."));
+            listener.text("Ran it.\n");
+            return "Ran it.";
+        });
+        try (TerminalHarness t = start(session)) {
+            t.type("/output\r");
+            t.await("no call has finished yet");
+            t.type("run the tests\r");
+            t.await("Ran it.");
+            t.type("/output\r");
+            String screen = t.await("/output N shows the Nth call's whole output");
+            assertTrue(screen.contains("1  bash  make test  (3 lines, ok)"), screen);
+            t.type("/output 1\r");
+            screen = t.await("  Exit code 0.");
+            assertTrue(screen.contains("  line one\n  line two\n  Exit code 0."), screen);
+            t.type("/output 2\r");
+            t.await("no call 2: 1 finished call is kept");
+        }
+    }
+
+    @Test
     void undoShowsTheFilesAsksAndUndoesOnlyOnYes() throws Exception {
         FakeSession session = new FakeSession(dir);
         session.undoReport = new UndoReport(List.of(), List.of(new UndoReport.Change("src/Main.java",

