@@ -2,13 +2,14 @@ package dev.quiver.itests;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.net.URI;
 import java.net.URL;
-import java.nio.file.Path;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -85,7 +86,7 @@ public class NativeCodeIT {
     public void theBashRequirementIsOptionalAndTheNavOneIsNot() throws Exception {
         Map<String, Bundle> bundles = start("Linux", "x86-64");
         assertEquals(Constants.RESOLUTION_OPTIONAL, nativeRequirement(bundles.get(BASH)).getDirectives().get(Constants.RESOLUTION_DIRECTIVE));
-        assertEquals(null, nativeRequirement(bundles.get(NAV)).getDirectives().get(Constants.RESOLUTION_DIRECTIVE));
+        assertNull(nativeRequirement(bundles.get(NAV)).getDirectives().get(Constants.RESOLUTION_DIRECTIVE));
     }
 
     /**
