@@ -86,6 +86,7 @@ final class AgentLoop {
     private final List<String> compactedTurns = new ArrayList<>();
     private List<ChatMessage> history;
     private volatile Notes notes = Notes.NONE;
+    private volatile Instructions instructions = Instructions.NONE;
     private int stepCap = STEP_CAP;
     /** The user's text for the end of every step's system prompt ({@code --append-system-prompt}). */
     private Optional<String> appended = Optional.empty();
@@ -115,6 +116,12 @@ final class AgentLoop {
     /** The notes each step's prompt lists while {@code remember} is offered. */
     AgentLoop withNotes(Notes kept) {
         this.notes = kept;
+        return this;
+    }
+
+    /** The project instructions every step's prompt ends with, read again at each step. */
+    AgentLoop withInstructions(Instructions read) {
+        this.instructions = read;
         return this;
     }
 
@@ -296,7 +303,7 @@ final class AgentLoop {
 
     private String systemPrompt(List<RegisteredTool> tools) {
         String built = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
-                chain.sections().render(), notes);
+                chain.sections().render(), notes, instructions.render());
         // the user's own words, last, so they have the final say over the defaults above
         return appended.map(text -> built + "\n" + text.strip() + "\n").orElse(built);
     }

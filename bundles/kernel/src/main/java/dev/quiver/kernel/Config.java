@@ -174,6 +174,11 @@ final class Config {
         return files.all();
     }
 
+    /** Quiver's folder in the user's config ({@code ~/.config/quiver}), where the user's own files are. */
+    Optional<Path> userFolder() {
+        return files.user().map(Path::getParent);
+    }
+
     /** Whether the workspace layer is trusted now. */
     boolean trusted() {
         return trusted;

@@ -75,6 +75,7 @@ final class KernelSession implements Session {
     private final java.util.function.Predicate<RegisteredTool> trusted;
     private final ProcessEnvironment environment;
     private final Notes notes;
+    private final Instructions instructions;
     private volatile SessionStore.Recorder recorder;
     private List<ChatMessage> resumed = List.of();
     private AgentLoop loop;
@@ -128,12 +129,14 @@ final class KernelSession implements Session {
         PermissionEngine engine = new PermissionEngine(rules, workspace,
                 System.getenv().getOrDefault("HOME", System.getProperty("user.home")));
         String label = model.map(ModelChoice::label).orElse("none");
+        Map<String, String> restoredSections = Map.of();
         if (options.resume().isPresent()) {
             SessionStore.Loaded loaded = store.resume(workspace.root(), options.resume().get(), label);
             this.recorder = loaded.recorder();
             this.resumed = loaded.history();
             this.turnsSoFar = loaded.prompts();
             this.conversationTurns.addAll(loaded.turns());
+            restoredSections = loaded.sections();
         } else {
             this.recorder = store.create(workspace.root(), label);
         }
@@ -143,6 +146,9 @@ final class KernelSession implements Session {
                 new CallChain.Modes(options.yolo(), options.interactive(), options.readOnly()), toolTimeout,
                 new AuditLog(state, recorder.id()), config::plain, trusted, registry::wasUnloaded,
                 environment::kept);
+        // the todo list and other sections the resumed session's tools last set, then every change recorded
+        chain.sections().restore(restoredSections);
+        chain.sections().onChange((name, text) -> recorder.section(name, text));
         Supplier<Optional<Path>> stateFolder = () -> Optional.of(state);
         this.checkpoints = new Checkpoints(workspace, state, workers);
         chain.withStateFolder(stateFolder).withRedactor(new Redactor(workspace, environment.removed()))
@@ -152,6 +158,10 @@ final class KernelSession implements Session {
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();
             return config.sharedNotes();
+        });
+        this.instructions = new Instructions(workspace.root(), config.userFolder(), () -> {
+            config.reloadIfChanged();
+            return config.trusted();
         });
         this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept(),
                 options.inspectOnly());
@@ -422,6 +432,7 @@ final class KernelSession implements Session {
         recorder = store.create(workspace.root(), model.map(ModelChoice::label).orElse("none"));
         turnsSoFar = 0;
         conversationTurns.clear();
+        chain.sections().clear();
         chain.newTurn();
     }
 
@@ -456,7 +467,7 @@ final class KernelSession implements Session {
                     timeout).plusMinutes(1);
             loop = new AgentLoop(models(choice, timeout), chain, this::offered, workspace.root(), options.interactive(),
                     recorder, resumed, contextTokens, silenceLimit, workers).withNotes(notes)
-                    .withRun(options.run().maxTurns(), options.run().appendSystemPrompt());
+                    .withInstructions(instructions).withRun(options.run().maxTurns(), options.run().appendSystemPrompt());
         }
         chain.newTurn();
         int turn = ++turnsSoFar;

@@ -2,26 +2,65 @@ package dev.quiver.kernel;
 
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
-/** The system prompt sections that tools set during a session (a todo list, remembered notes). */
+/**
+ * The system prompt sections that tools set during a session (a todo list, remembered notes). Every
+ * change is told to a listener, which records it in the session file, so a resumed session has them
+ * back ({@link #restore}).
+ */
 final class PromptSections {
 
     static final int MAX_CHARS = 4000;
     private static final int MAX_SECTIONS = 16;
 
     private final Map<String, String> sections = new TreeMap<>();
+    /** Told each change as kept: a section's name and text, empty text for one removed. */
+    private volatile BiConsumer<String, String> changes = (name, text) -> { };
 
+    /** Where each change goes from now on. */
+    void onChange(BiConsumer<String, String> listener) {
+        this.changes = listener;
+    }
+
+    /** Sets a section (blank text removes it); synchronized with the telling, so the record keeps the order. */
     synchronized void put(String name, String text) {
-        String key = name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
+        String key = key(name);
+        String kept = store(key, text);
+        if (kept != null) {
+            changes.accept(key, kept);
+        }
+    }
+
+    /** The sections a stored session last had, set again without telling the listener: they are recorded already. */
+    void restore(Map<String, String> stored) {
+        stored.forEach((name, text) -> store(key(name), text));
+    }
+
+    private static String key(String name) {
+        return name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Sets or removes a section; the text kept ("" for removed), or null when nothing changed. */
+    private synchronized String store(String key, String text) {
         if (key.isEmpty() || !key.matches("[a-z0-9_-]{1,32}")) {
-            return; // an odd name from a plugin is dropped rather than let into the prompt as a heading
+            return null; // an odd name from a plugin is dropped rather than let into the prompt as a heading
         }
         if (text == null || text.isBlank()) {
-            sections.remove(key);
-        } else if (sections.containsKey(key) || sections.size() < MAX_SECTIONS) {
-            String trimmed = text.strip();
-            sections.put(key, trimmed.length() > MAX_CHARS ? trimmed.substring(0, MAX_CHARS) + "\n[cut]" : trimmed);
+            return sections.remove(key) == null ? null : "";
         }
+        if (!sections.containsKey(key) && sections.size() >= MAX_SECTIONS) {
+            return null;
+        }
+        String trimmed = text.strip();
+        String kept = trimmed.length() > MAX_CHARS ? trimmed.substring(0, MAX_CHARS) + "\n[cut]" : trimmed;
+        sections.put(key, kept);
+        return kept;
+    }
+
+    /** Removes every section: a new conversation starts without the old one's list. */
+    synchronized void clear() {
+        sections.clear();
     }
 
     /** The sections as prompt text, in name order; empty when there are none. */

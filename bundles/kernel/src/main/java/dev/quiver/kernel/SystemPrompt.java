@@ -16,11 +16,15 @@ final class SystemPrompt {
 
     static String build(Path workspace, List<RegisteredTool> offered, boolean interactive, LocalDate today,
             List<String> compactedTurns, String sections) {
-        return build(workspace, offered, interactive, today, compactedTurns, sections, Notes.NONE);
+        return build(workspace, offered, interactive, today, compactedTurns, sections, Notes.NONE, "");
     }
 
+    /**
+     * @param instructions the project instructions ({@link Instructions#render}), last: everything a
+     *     repository's file says comes after Quiver's rules and the user's words, under its own heading
+     */
     static String build(Path workspace, List<RegisteredTool> offered, boolean interactive, LocalDate today,
-            List<String> compactedTurns, String sections, Notes notesKept) {
+            List<String> compactedTurns, String sections, Notes notesKept, String instructions) {
         StringBuilder prompt = new StringBuilder(1024);
         prompt.append("You are Quiver, a coding agent. You work in the user's repository through tools.\n");
         prompt.append("Workspace: ").append(workspace).append(" (").append(System.getProperty("os.name"))
@@ -66,6 +70,7 @@ final class SystemPrompt {
                 prompt.append("- ").append(turn).append('\n');
             }
         }
+        prompt.append(instructions);
         return prompt.toString();
     }
 }

@@ -47,6 +47,8 @@ public final class Commands {
             new Command("model", "[PROVIDER/NAME]", "show the model, or switch it for the following turns"),
             new Command("output", "[N]", "the session's last calls; with N, the whole output of the Nth newest"),
             new Command("compact", "", "compact the conversation now"),
+            new Command("init", "[FOCUS]", "ask the model to look through the repository and write a first AGENTS.md "
+                    + "(the write asks as any other does)"),
             new Command("undo", "[N] [--force]", "restore the files the last N turns (default 1) changed, and rewind "
                     + "the conversation by as many; asks first"),
             new Command("clear", "", "forget the conversation; the next prompt starts a new session"),
@@ -62,6 +64,21 @@ public final class Commands {
      */
     public record Parsed(String name, String argument) {
     }
+
+    /**
+     * What {@code /init} sends: a turn of its own, so the model reads the repository with its tools and
+     * writes the file with {@code write_file} through the ordinary permission chain and approval.
+     */
+    static final String INIT_PROMPT = "Write a first AGENTS.md at the workspace root: the instructions for coding "
+            + "agents working in this repository, which Quiver puts into the system prompt of every session here. "
+            + "First look through the repository with your read tools: the README, the build files (pom.xml, "
+            + "package.json, Cargo.toml, Makefile, ...), the CI configuration, the layout of the source and test "
+            + "folders, and any CLAUDE.md, .cursorrules or .github/copilot-instructions.md. Then write, briefly "
+            + "(under 100 lines): how to build, how to run the tests and one test alone, how to lint; the layout and "
+            + "architecture that take several files to understand; the conventions the code actually follows. Write "
+            + "only what you found evidence of: no invented commands, no generic advice, no secrets or values from "
+            + ".env files. If AGENTS.md already exists, read it and improve it with edit_file instead of replacing "
+            + "it. Write the file with write_file (or edit_file); the user approves the change.";
 
     private final Kernel kernel;
     private final Session session;
@@ -91,6 +108,18 @@ public final class Commands {
         }
         return Optional.of(new Parsed(m.group(1).toLowerCase(java.util.Locale.ROOT),
                 m.group(2) == null ? "" : m.group(2).strip()));
+    }
+
+    /**
+     * The prompt a command sends to the model as a turn instead of running here: {@code /init}'s, with
+     * the user's focus added; empty for every other command.
+     */
+    public static Optional<String> prompt(Parsed command) {
+        if (!command.name().equals("init")) {
+            return Optional.empty();
+        }
+        return Optional.of(command.argument().isEmpty() ? INIT_PROMPT
+                : INIT_PROMPT + "\n\nThe user adds: " + command.argument());
     }
 
     /** Runs a command; the output goes to the sink. */

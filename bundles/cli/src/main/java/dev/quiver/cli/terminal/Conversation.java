@@ -135,14 +135,17 @@ public final class Conversation implements AutoCloseable {
     private void execute(String line) {
         echo(line);
         Optional<Commands.Parsed> command = Commands.parse(line);
-        if (command.isPresent()) {
+        Optional<String> commandPrompt = command.flatMap(Commands::prompt);
+        if (command.isPresent() && commandPrompt.isEmpty()) {
             commands.run(command.get());
             return;
         }
         aborting = false;
         TurnView view = new TurnView(sink, live, approver, color).recording(commands.history());
         try {
-            TurnResult result = session.send(Attachments.expand(session, line, view, sink), view);
+            // a command's own prompt is sent as written: its @ is no path to attach
+            TurnResult result = session.send(commandPrompt.isPresent() ? commandPrompt.get()
+                    : Attachments.expand(session, line, view, sink), view);
             view.finish(result);
         } catch (HostException e) {
             view.failed(e.getMessage(), aborting || closed);

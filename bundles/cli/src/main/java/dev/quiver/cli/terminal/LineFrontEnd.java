@@ -86,13 +86,15 @@ public final class LineFrontEnd implements Approver {
                     continue;
                 }
                 Optional<Commands.Parsed> command = Commands.parse(line);
-                if (command.isPresent()) {
+                Optional<String> commandPrompt = command.flatMap(Commands::prompt);
+                if (command.isPresent() && commandPrompt.isEmpty()) {
                     commands.run(command.get());
                     continue;
                 }
                 TurnView view = new TurnView(sink, Live.NONE, this, false).recording(commands.history());
                 try {
-                    TurnResult result = session.send(Attachments.expand(session, line, view, sink), view);
+                    TurnResult result = session.send(commandPrompt.isPresent() ? commandPrompt.get()
+                            : Attachments.expand(session, line, view, sink), view);
                     view.finish(result);
                 } catch (HostException e) {
                     view.failed(e.getMessage(), false);

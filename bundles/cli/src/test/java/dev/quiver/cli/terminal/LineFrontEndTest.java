@@ -72,6 +72,14 @@ class LineFrontEndTest {
     }
 
     @Test
+    void initInLineModeIsATurnWithTheInitPromptNotAnUnknownCommand() {
+        FakeSession session = new FakeSession(dir);
+        String output = run(session, "/init\n/exit\n");
+        assertEquals(List.of(Commands.INIT_PROMPT), session.prompts);
+        assertFalse(output.contains("unknown command"), output);
+    }
+
+    @Test
     void undoShowsWhatItWillRestoreAndAsksFirst() {
         FakeSession session = new FakeSession(dir);
         session.undoReport = new UndoReport(List.of(), List.of(

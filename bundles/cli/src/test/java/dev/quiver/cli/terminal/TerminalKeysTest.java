@@ -185,6 +185,31 @@ class TerminalKeysTest {
     }
 
     @Test
+    void initSendsAPromptToInspectTheRepositoryAndWriteAgentsMdThroughWriteFileWithTheUsersFocus() throws Exception {
+        FakeSession session = new FakeSession(dir);
+        session.turns.add((s, listener) -> {
+            listener.text("Wrote AGENTS.md.\n");
+            return "Wrote AGENTS.md.";
+        });
+        try (TerminalHarness t = start(session)) {
+            t.type("/help\r");
+            t.await("/init [FOCUS]");
+            t.type("/init mention @src and the release steps\r");
+            String screen = t.await("Wrote AGENTS.md.");
+            assertFalse(screen.contains("unknown command"), screen);
+            assertEquals(1, session.prompts.size(), "one turn: " + session.prompts);
+            String prompt = session.prompts.get(0);
+            assertTrue(prompt.startsWith("Write a first AGENTS.md at the workspace root"), prompt);
+            assertTrue(prompt.contains("look through the repository with your read tools"), prompt);
+            assertTrue(prompt.contains("If AGENTS.md already exists, read it and improve it with edit_file"), prompt);
+            assertTrue(prompt.contains("Write the file with write_file"), prompt);
+            // the focus is passed as typed: /init's @ attaches nothing
+            assertTrue(prompt.endsWith("\n\nThe user adds: mention @src and the release steps"), prompt);
+            assertFalse(screen.contains("attached @src"), screen);
+        }
+    }
+
+    @Test
     void outputListsTheFinishedCallsAndShowsOnesWholeOutputAgain() throws Exception {
         FakeSession session = new FakeSession(dir);
         session.turns.add((s, listener) -> {

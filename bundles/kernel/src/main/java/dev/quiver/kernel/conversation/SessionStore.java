@@ -44,7 +44,8 @@ import java.util.stream.Stream;
  * <p>Events: {@code session} (first line: id, workspace, model, time), {@code user},
  * {@code assistant} (text and tool calls), {@code tool} (call id, tool, status, decision, by,
  * output), {@code usage}, {@code compacted}, {@code rewound} (turns: how many of the last turns an undo took
- * back).
+ * back), {@code section} (name, text: a system prompt section a tool set, such as the todo list; empty text
+ * removed it).
  */
 public final class SessionStore {
 
@@ -99,8 +100,10 @@ public final class SessionStore {
      * @param turns the numbers of the turns its history holds (the n-th prompt ever sent is turn n),
      *     oldest first: what an undo of the session's last turns undoes
      * @param prompts how many prompts it was ever sent, rewound ones included; the next turn is one more
+     * @param sections the system prompt sections its tools last set (the todo list), by name
      */
-    public record Loaded(Recorder recorder, List<ChatMessage> history, List<Integer> turns, int prompts) {
+    public record Loaded(Recorder recorder, List<ChatMessage> history, List<Integer> turns, int prompts,
+            Map<String, String> sections) {
     }
 
     /**
@@ -131,7 +134,7 @@ public final class SessionStore {
         String id = chosen.getFileName().toString().replaceFirst("\\.jsonl$", "");
         Replayed replayed = read(chosen);
         return new Loaded(new Recorder(() -> chosen, id, workspace, model, true),
-                Compaction.repairPairs(replayed.history()), replayed.turns(), replayed.prompts());
+                Compaction.repairPairs(replayed.history()), replayed.turns(), replayed.prompts(), replayed.sections());
     }
 
     /** The id of the workspace's newest session (for tests and tools that show it). */
@@ -205,12 +208,13 @@ public final class SessionStore {
     }
 
     /** A session file replayed: its history, the numbers of the turns it holds, and how many prompts it was sent. */
-    private record Replayed(List<ChatMessage> history, List<Integer> turns, int prompts) {
+    private record Replayed(List<ChatMessage> history, List<Integer> turns, int prompts, Map<String, String> sections) {
     }
 
     private static Replayed read(Path file) {
         List<ChatMessage> history = new ArrayList<>();
         List<Integer> turns = new ArrayList<>();
+        Map<String, String> sections = new java.util.TreeMap<>();
         int prompts = 0;
         for (JsonNode event : events(file)) {
             switch (event.path("type").asText()) {
@@ -245,11 +249,21 @@ public final class SessionStore {
                 case "compacted" -> {
                     // the history that follows a compaction is what was stored; nothing to undo
                 }
+                case "section" -> {
+                    // the last text of each section counts; an empty one removed it
+                    String name = event.path("name").asText();
+                    String text = event.path("text").asText();
+                    if (text.isEmpty()) {
+                        sections.remove(name);
+                    } else if (!name.isEmpty()) {
+                        sections.put(name, text);
+                    }
+                }
                 default -> {
                 }
             }
         }
-        return new Replayed(history, turns, prompts);
+        return new Replayed(history, turns, prompts, sections);
     }
 
     private static String shorten(String text) {
@@ -331,6 +345,14 @@ public final class SessionStore {
         public void rewound(int turns) {
             ObjectNode event = event("rewound");
             event.put("turns", turns);
+            append(event);
+        }
+
+        /** A system prompt section a tool set (empty text: removed), so a resumed session has it back. */
+        public void section(String name, String text) {
+            ObjectNode event = event("section");
+            event.put("name", name);
+            event.put("text", text);
             append(event);
         }
 
