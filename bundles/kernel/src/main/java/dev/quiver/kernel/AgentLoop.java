@@ -89,6 +89,8 @@ final class AgentLoop {
     private int stepCap = STEP_CAP;
     /** The user's text for the end of every step's system prompt ({@code --append-system-prompt}). */
     private Optional<String> appended = Optional.empty();
+    /** The label of the subagent this loop is, whose calls the chain audits as its; empty for a session's own. */
+    private Optional<String> subagent = Optional.empty();
 
     /**
      * @param silenceLimit how long a model request may go without progress before the loop gives up on
@@ -122,6 +124,12 @@ final class AgentLoop {
     AgentLoop withRun(int maxTurns, Optional<String> appendSystemPrompt) {
         this.stepCap = maxTurns;
         this.appended = appendSystemPrompt;
+        return this;
+    }
+
+    /** Makes this loop a subagent's: its calls are decided and audited as the parent's, with its label. */
+    AgentLoop asSubagent(String label) {
+        this.subagent = Optional.of(label);
         return this;
     }
 
@@ -207,7 +215,9 @@ final class AgentLoop {
                 long oversize = ArgumentLimit.oversize(request.arguments());
                 listener.callStarted(request.id(), request.name(),
                         oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
-                CallOutcome outcome = chain.run(tools, request.name(), request.arguments(), listener);
+                CallOutcome outcome = subagent.isPresent()
+                        ? chain.runFor(subagent.get(), tools, request.name(), request.arguments(), listener)
+                        : chain.run(tools, request.name(), request.arguments(), listener);
                 listener.callEnded(outcome);
                 calls.add(outcome);
                 String output = forModel(outcome);
