@@ -578,7 +578,7 @@ final class CallChain {
                     started, verdict);
         }
         try {
-            ToolResult result = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            ToolResult result = awaitResult(future, context);
             String text = result == null ? "" : result.text();
             return outcome(tool.name(), Status.OK, text, started, verdict);
         } catch (TimeoutException e) {
@@ -609,6 +609,23 @@ final class CallChain {
                     + "effects are unknown.", started, verdict);
         } finally {
             running.remove(context);
+        }
+    }
+
+    /**
+     * The tool's result within the tool timeout; a call that runs a subagent is bounded by the child's step
+     * cap instead, each of whose calls and model requests has its own bound.
+     */
+    private ToolResult awaitResult(Future<ToolResult> future, CallContext context)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        while (true) {
+            try {
+                return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (!context.runsSubagent()) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -14,6 +14,7 @@ final class CallContext implements ToolContext {
     private java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> stateFolder = java.util.Optional::empty;
     private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
+    private final java.util.concurrent.atomic.AtomicInteger subagents = new java.util.concurrent.atomic.AtomicInteger();
     private Question asker = (instructions, input) -> {
         throw new dev.quiver.api.ToolException("No model is available to this call.");
     };
@@ -89,7 +90,17 @@ final class CallContext implements ToolContext {
 
     @Override
     public String runSubagent(String label, SubagentKind kind, String prompt) throws dev.quiver.api.ToolException {
-        return child.run(label, kind, prompt);
+        subagents.incrementAndGet();
+        try {
+            return child.run(label, kind, prompt);
+        } finally {
+            subagents.decrementAndGet();
+        }
+    }
+
+    /** Whether a subagent of this call is running now. */
+    boolean runsSubagent() {
+        return subagents.get() > 0;
     }
 
     @Override

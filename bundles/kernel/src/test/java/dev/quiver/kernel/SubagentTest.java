@@ -109,8 +109,12 @@ class SubagentTest {
 
     /** The user's config file: its permission table. */
     private void userRules(String permission) throws Exception {
+        userConfig("{\"permission\": " + permission + "}");
+    }
+
+    private void userConfig(String json) throws Exception {
         Path config = Files.createDirectories(Path.of(environment.get("XDG_CONFIG_HOME")).resolve("quiver"));
-        Files.writeString(config.resolve("config.json"), "{\"permission\": " + permission + "}\n");
+        Files.writeString(config.resolve("config.json"), json + "\n");
     }
 
     private KernelSession open(OpenAiStub stub, boolean interactive) throws Exception {
@@ -341,6 +345,20 @@ class SubagentTest {
             assertEquals(CallOutcome.Status.ERROR, broken.status());
             assertTrue(broken.output().startsWith("The subagent 'broken' failed: ")
                     && broken.output().contains("context length exceeded"), broken.output());
+        }
+    }
+
+    @Test
+    void aCallRunningASubagentIsBoundedByItsStepCapNotByTheToolTimeout() throws Exception {
+        userConfig("{\"toolTimeout\": 1}");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("task", task("slow", "explore", "Think"))),
+                OpenAiStub.delayed(Duration.ofMillis(2500), OpenAiStub.text("slow answer")),
+                OpenAiStub.text("done"))) {
+            TurnResult result = open(stub, false).send("go", new TurnListener() { });
+            CallOutcome outcome = result.calls().get(0);
+            assertEquals(CallOutcome.Status.OK, outcome.status(), outcome.output());
+            assertTrue(outcome.output().endsWith("slow answer"), outcome.output());
         }
     }
 
