@@ -91,6 +91,8 @@ final class AgentLoop {
     private Optional<String> appended = Optional.empty();
     /** The label of the subagent this loop is, whose calls the chain audits as its; empty for a session's own. */
     private Optional<String> subagent = Optional.empty();
+    /** What this loop's own model requests used, whether or not its turn ended well. */
+    private volatile Usage spent = Usage.NONE;
 
     /**
      * @param silenceLimit how long a model request may go without progress before the loop gives up on
@@ -131,6 +133,11 @@ final class AgentLoop {
     AgentLoop asSubagent(String label) {
         this.subagent = Optional.of(label);
         return this;
+    }
+
+    /** What this loop's own model requests have used so far (a tool's questions to the model not included). */
+    Usage spent() {
+        return spent;
     }
 
     /** Aborts the turn in progress: the model request is abandoned and send throws as soon as it can. */
@@ -299,6 +306,7 @@ final class AgentLoop {
         Usage usage = Prices.usage(models.name(), reported == null || reported.inputTokenCount() == null ? 0
                 : reported.inputTokenCount(), reported == null || reported.outputTokenCount() == null ? 0
                 : reported.outputTokenCount());
+        spent = spent.plus(usage);
         listener.usage(usage);
         recorder.usage(usage);
         return new Step(message, usage);

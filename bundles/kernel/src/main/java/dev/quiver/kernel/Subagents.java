@@ -94,6 +94,9 @@ final class Subagents implements CallChain.Delegate {
             }
             throw new ToolException("The subagent '" + name + "' failed: " + e.getMessage() + " Nothing of its work "
                     + "was reported; run it again or do the task yourself.");
+        } finally {
+            // the child's own requests; what its tools asked the model is counted where they asked it
+            turn.accumulateAndGet(child.spent(), Usage::plus);
         }
         int calls = result.calls().size();
         if (result.status() == TurnResult.Status.STEP_LIMIT) {
@@ -149,7 +152,6 @@ final class Subagents implements CallChain.Delegate {
 
         @Override
         public void usage(Usage step) {
-            turn.accumulateAndGet(step, Usage::plus);
             try {
                 parent.usage(step);
             } catch (RuntimeException closed) {

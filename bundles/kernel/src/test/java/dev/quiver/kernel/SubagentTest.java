@@ -86,6 +86,24 @@ class SubagentTest {
         }
     }
 
+    /** A read tool whose result the model writes: its question is a request of the parent's turn too. */
+    private static final class Asking implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("summarise", "Summarise.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            return ToolResult.of(context.askModel("Summarise.", "text"));
+        }
+    }
+
     @BeforeEach
     void start() throws Exception {
         root = Files.createDirectories(temp.resolve("workspace")).toRealPath();
@@ -100,6 +118,7 @@ class SubagentTest {
         framework.register(new CallChainTest.PathTool("runner"), "runner", "execute");
         framework.register(new CallChainTest.PathTool("fetcher"), "fetcher", "network");
         framework.register(new CallChainTest.PathTool("jot"), "jot", "state");
+        framework.register(new Asking(), "summarise", "read");
     }
 
     @AfterEach
@@ -190,7 +209,7 @@ class SubagentTest {
             List<String> parentTools = toolNames(requests.get(0));
             assertTrue(parentTools.containsAll(List.of("task", "writer", "runner", "fetcher", "jot")), parentTools.toString());
             for (int child = 1; child <= 3; child++) {
-                assertEquals(List.of("nested", "reader"), toolNames(requests.get(child)).stream().sorted().toList(),
+                assertEquals(List.of("nested", "reader", "summarise"), toolNames(requests.get(child)).stream().sorted().toList(),
                         "the child was offered a tool that writes, runs, reaches the network, keeps state or starts "
                                 + "a subagent: " + requests.get(child).path("tools"));
             }
@@ -314,7 +333,30 @@ class SubagentTest {
             KernelSession session = StubSessions.open(root, environment, framework, provider, new SessionOptions(root,
                     Optional.empty(), false, true, true, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
             session.send("write it", new TurnListener() { });
-            assertEquals(List.of("nested", "reader"), toolNames(stub.requests().get(1)).stream().sorted().toList());
+            assertEquals(List.of("nested", "reader", "summarise"), toolNames(stub.requests().get(1)).stream().sorted().toList());
+        }
+    }
+
+    @Test
+    void aQuestionAChildsToolAsksTheModelCountsOnceInTheParentsTurn() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("task", task("sum", "explore", "Summarise"))),
+                OpenAiStub.calls(OpenAiStub.call("summarise", "{}")),
+                OpenAiStub.text("a summary"),
+                OpenAiStub.text("the summary is: a summary"),
+                OpenAiStub.text("done"))) {
+            List<Usage> usages = new CopyOnWriteArrayList<>();
+            TurnResult result = open(stub, false).send("go", new TurnListener() {
+                @Override
+                public void usage(Usage usage) {
+                    usages.add(usage);
+                }
+            });
+            assertEquals(5, stub.requests().size());
+            assertEquals("a summary", lastToolResult(stub.requests().get(3)));
+            assertEquals(5, usages.size());
+            assertEquals(50, result.usage().inputTokens(), "each of the 5 requests counts once");
+            assertEquals(25, result.usage().outputTokens());
         }
     }
 
