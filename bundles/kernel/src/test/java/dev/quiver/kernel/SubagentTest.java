@@ -238,8 +238,10 @@ class SubagentTest {
             }
             String recorded = Files.readString(sessionFile);
             assertEquals(5, recorded.split("\"type\":\"usage\"", -1).length - 1, recorded);
-            assertFalse(recorded.contains("child-only-output-31") || recorded.contains("You are a subagent"), "the child's conversation went into the session's: " + recorded);
-            assertTrue(streamed.stream().anyMatch(line -> line.startsWith("task: [look around] reader ")), streamed.toString());
+            assertFalse(recorded.contains("child-only-output-31") || recorded.contains("You are a subagent"),
+                    "the child's conversation went into the session's: " + recorded);
+            assertTrue(streamed.stream().anyMatch(line -> line.startsWith("task: [look around] reader ")),
+                    streamed.toString());
             assertTrue(streamed.stream().anyMatch(line -> line.startsWith("task: [look around] reader: ok in ")),
                     streamed.toString());
         }

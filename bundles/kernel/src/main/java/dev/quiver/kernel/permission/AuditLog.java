@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@code audit.jsonl} in Quiver's state folder for the workspace (outside the working tree, so a
  * repository cannot plant a link there that makes Quiver append to another file): one JSON line per
  * decision on a call — time, session, tool, subjects, decision, what decided, the rule and its
- * file, and a subagent's label on its calls. Arguments other than the subjects (file contents, edit strings) are never written.
+ * file, and a subagent's label on its calls. Arguments other than the subjects (file contents, edit
+ * strings) are never written.
  */
 public final class AuditLog {
 
