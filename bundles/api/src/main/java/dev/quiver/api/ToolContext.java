@@ -71,6 +71,44 @@ public interface ToolContext {
         throw new ToolException("No model is available to this call.");
     }
 
+    /**
+     * What a subagent may hold ({@link ToolContext#runSubagent}).
+     *
+     * @since 1.7
+     */
+    enum SubagentKind {
+        /** Finds things out: offered the parent's read tools only, so it cannot change or run anything. */
+        EXPLORE,
+        /** Reviews work and reports findings: offered the parent's read tools only, as {@link #EXPLORE}. */
+        REVIEW,
+        /**
+         * Does work: offered the parent's tools (less those that change the agent's own state), and every
+         * call it makes is decided as the parent's own would be.
+         */
+        WORKER
+    }
+
+    /**
+     * Runs a subagent to the end and returns its report: a child conversation of its own, started with
+     * {@code prompt} alone, on the session's model, with a step cap of its own. The child is offered
+     * only what its {@code kind} allows out of what this session offers now — an {@link
+     * SubagentKind#EXPLORE explore} or {@link SubagentKind#REVIEW review} child no tool that writes,
+     * executes or reaches the network, whatever the configuration — and never a tool that starts
+     * another subagent. Each call the child makes goes through this session's own guard, rules, mode and
+     * approval, and is audited with {@code label}; its model requests count in the turn's and the
+     * session's usage. The kernel streams each child call and its outcome through {@link #stream}.
+     * Blocks until the child answers, fails or this call is cancelled (which cancels the child).
+     *
+     * @param label a short name for the child, shown with its calls and in the audit log
+     * @return the child's final answer, capped, after one line saying how it went
+     * @throws ToolException where the session has no model, this call is itself a subagent's, or the child
+     *     failed, was cancelled or reached its step cap without an answer; the message says which
+     * @since 1.7
+     */
+    default String runSubagent(String label, SubagentKind kind, String prompt) throws ToolException {
+        throw new ToolException("Subagents are not available to this call.");
+    }
+
     /** How the session would decide a call: {@link ToolContext#permission}. */
     enum Permission {
         /** It would run without asking anyone. */

@@ -24,9 +24,11 @@ record ToolRules(List<Entry> entries) {
     }
 
     /** Claude Code's tool names with a Quiver tool that does the same; each maps to that one tool. */
-    static final Map<String, String> CLAUDE_NAMES = Map.of("Bash", "bash", "Read", "read_file", "Write", "write_file",
-            "Edit", "edit_file", "MultiEdit", "multi_edit", "Glob", "glob", "Grep", "grep", "LS", "list_dir",
-            "WebFetch", "web_fetch", "TodoWrite", "todo_write");
+    static final Map<String, String> CLAUDE_NAMES = Map.ofEntries(Map.entry("Bash", "bash"),
+            Map.entry("Read", "read_file"), Map.entry("Write", "write_file"), Map.entry("Edit", "edit_file"),
+            Map.entry("MultiEdit", "multi_edit"), Map.entry("Glob", "glob"), Map.entry("Grep", "grep"),
+            Map.entry("LS", "list_dir"), Map.entry("WebFetch", "web_fetch"), Map.entry("TodoWrite", "todo_write"),
+            Map.entry("Task", "task"));
 
     private static final String FORM = "Write TOOL or TOOL(PATTERN), such as bash(git diff *) or read_file, separated by "
             + "commas or spaces.";

@@ -28,6 +28,7 @@ class ToolRulesTest {
         assertEquals(Map.of("bash", List.of("git diff *", "npm run test *")), rules("Bash(git diff:*),Bash(npm run test:*)"));
         assertEquals(Map.of("read_file", List.of("src/**"), "edit_file", List.of("*"), "web_fetch", List.of("*")),
                 rules("Read(./src/**) Edit WebFetch"));
+        assertEquals(Map.of("task", List.of("*")), rules("Task"), "Claude Code's subagent tool is task");
         assertEquals(Map.of("mcp__slack__*", List.of("*"), "mcp__jira__create", List.of("*")),
                 rules("mcp__slack mcp__jira__create"), "a server's name alone is every tool of the server");
     }

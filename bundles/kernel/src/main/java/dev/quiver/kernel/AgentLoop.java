@@ -90,6 +90,10 @@ final class AgentLoop {
     private int stepCap = STEP_CAP;
     /** The user's text for the end of every step's system prompt ({@code --append-system-prompt}). */
     private Optional<String> appended = Optional.empty();
+    /** The label of the subagent this loop is, whose calls the chain audits as its; empty for a session's own. */
+    private Optional<String> subagent = Optional.empty();
+    /** What this loop's own model requests used, whether or not its turn ended well. */
+    private volatile Usage spent = Usage.NONE;
 
     /**
      * @param silenceLimit how long a model request may go without progress before the loop gives up on
@@ -130,6 +134,17 @@ final class AgentLoop {
         this.stepCap = maxTurns;
         this.appended = appendSystemPrompt;
         return this;
+    }
+
+    /** Makes this loop a subagent's: its calls are decided and audited as the parent's, with its label. */
+    AgentLoop asSubagent(String label) {
+        this.subagent = Optional.of(label);
+        return this;
+    }
+
+    /** What this loop's own model requests have used so far (a tool's questions to the model not included). */
+    Usage spent() {
+        return spent;
     }
 
     /** Aborts the turn in progress: the model request is abandoned and send throws as soon as it can. */
@@ -214,7 +229,9 @@ final class AgentLoop {
                 long oversize = ArgumentLimit.oversize(request.arguments());
                 listener.callStarted(request.id(), request.name(),
                         oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
-                CallOutcome outcome = chain.run(tools, request.name(), request.arguments(), listener);
+                CallOutcome outcome = subagent.isPresent()
+                        ? chain.runFor(subagent.get(), tools, request.name(), request.arguments(), listener)
+                        : chain.run(tools, request.name(), request.arguments(), listener);
                 listener.callEnded(outcome);
                 calls.add(outcome);
                 String output = forModel(outcome);
@@ -296,6 +313,7 @@ final class AgentLoop {
         Usage usage = Prices.usage(models.name(), reported == null || reported.inputTokenCount() == null ? 0
                 : reported.inputTokenCount(), reported == null || reported.outputTokenCount() == null ? 0
                 : reported.outputTokenCount());
+        spent = spent.plus(usage);
         listener.usage(usage);
         recorder.usage(usage);
         return new Step(message, usage);

@@ -98,6 +98,18 @@ final class CallChain {
 
     private volatile Asker asker = Asker.NONE;
 
+    /** How a call runs a subagent ({@link dev.quiver.api.ToolContext#runSubagent}). */
+    interface Delegate {
+        Delegate NONE = (label, kind, prompt, listener, call) -> {
+            throw new ToolException("Subagents are not available in this session.");
+        };
+
+        String run(String label, ToolContext.SubagentKind kind, String prompt, TurnListener listener, CallContext call)
+                throws ToolException;
+    }
+
+    private volatile Delegate subagents = Delegate.NONE;
+
     /** What runs before a call that can change files: a checkpoint; it says when it failed, for the user. */
     interface BeforeChange {
         /** @param tool the tool and its access class: {@code bash (execute)} */
@@ -138,6 +150,12 @@ final class CallChain {
     /** Answers the calls that ask the session's model a question. */
     CallChain withAsker(Asker model) {
         this.asker = model;
+        return this;
+    }
+
+    /** Runs the subagents calls start. */
+    CallChain withSubagents(Delegate runner) {
+        this.subagents = runner;
         return this;
     }
 
@@ -209,6 +227,20 @@ final class CallChain {
     /** Runs a call, telling unloaded names by {@code unloadedThen}, taken with the snapshot. */
     CallOutcome run(List<RegisteredTool> snapshot, String name, String argumentsJson, TurnListener listener,
             java.util.function.Predicate<String> unloadedThen) {
+        return run(snapshot, name, argumentsJson, listener, unloadedThen, Optional.empty());
+    }
+
+    /**
+     * Runs a subagent's call through the whole chain, exactly as the parent's would run, its decision
+     * audited with the subagent's label.
+     */
+    CallOutcome runFor(String subagent, List<RegisteredTool> snapshot, String name, String argumentsJson,
+            TurnListener listener) {
+        return run(snapshot, name, argumentsJson, listener, wasUnloaded, Optional.of(subagent));
+    }
+
+    private CallOutcome run(List<RegisteredTool> snapshot, String name, String argumentsJson, TurnListener listener,
+            java.util.function.Predicate<String> unloadedThen, Optional<String> subagent) {
         long started = System.nanoTime();
         Optional<RegisteredTool> tool = find(snapshot, name);
         if (tool.isEmpty()) {
@@ -267,7 +299,7 @@ final class CallChain {
         listener.callDecided(name, new Verdict(verdict.decision(), verdict.by(), redacted(verdict.reason())));
         audit.record(name, prepared.subjects().stream().map(subject -> new Subject(subject.kind(),
                 redacted(subject.value()))).toList(), verdict, verdict.by().equals(PermissionEngine.BY_RULE)
-                ? decided.rule() : Optional.empty());
+                ? decided.rule() : Optional.empty(), subagent);
         if (verdict.decision() == Decision.DENY) {
             String message;
             if (BY_USER.equals(verdict.by())) {
@@ -287,7 +319,7 @@ final class CallChain {
         if (preview.isPresent()) {
             return make(prepared.tool(), preview.get(), verdict, listener, started);
         }
-        return execute(prepared, verdict, listener, started);
+        return execute(prepared, verdict, listener, started, subagent);
     }
 
     /**
@@ -425,13 +457,13 @@ final class CallChain {
      * How the call would be decided on other subjects (where a redirect leads): as a call is, with no one
      * asked and no repeat counted, and recorded in the audit log as a call's decision is.
      */
-    private ToolContext.Permission permission(Prepared prepared, List<Subject> subjects) {
+    private ToolContext.Permission permission(Prepared prepared, List<Subject> subjects, Optional<String> subagent) {
         Prepared other = new Prepared(prepared.tool(), prepared.arguments(), subjects, List.of(), prepared.key(), null);
         Decided decided = decide(other, false);
         Verdict verdict = applyYolo(decided);
         audit.record(prepared.tool().name(), subjects.stream().map(subject -> new Subject(subject.kind(),
                 redacted(subject.value()))).toList(), verdict, verdict.by().equals(PermissionEngine.BY_RULE)
-                ? decided.rule() : Optional.empty());
+                ? decided.rule() : Optional.empty(), subagent);
         return switch (verdict.decision()) {
             case ALLOW -> ToolContext.Permission.ALLOWED;
             case ASK -> ToolContext.Permission.ASKS;
@@ -506,7 +538,8 @@ final class CallChain {
         }
     }
 
-    private CallOutcome execute(Prepared prepared, Verdict verdict, TurnListener listener, long started) {
+    private CallOutcome execute(Prepared prepared, Verdict verdict, TurnListener listener, long started,
+            Optional<String> subagent) {
         RegisteredTool tool = prepared.tool();
         Optional<Tool> service = tool.service();
         if (service.isEmpty()) {
@@ -527,7 +560,16 @@ final class CallChain {
                 known.refresh();
             }
             return model.ask(redacted(instructions), redacted(input), listener, context::isCancelled);
-        }).withPermissions(subjects -> permission(prepared, subjects));
+        }).withPermissions(subjects -> permission(prepared, subjects, subagent));
+        Delegate children = subagents;
+        context.withSubagents((label, kind, prompt) -> {
+            if (subagent.isPresent()) {
+                // one level only: a child that could start children could multiply without bound
+                throw new ToolException("A subagent cannot start another subagent. Do this part yourself and "
+                        + "include it in your report.");
+            }
+            return children.run(label, kind, prompt, listener, context);
+        });
         running.add(context);
         Redactor values = redactor;
         if (values != null && !values.looked()) {
@@ -543,7 +585,7 @@ final class CallChain {
                     started, verdict);
         }
         try {
-            ToolResult result = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            ToolResult result = awaitResult(future, context);
             String text = result == null ? "" : result.text();
             return outcome(tool.name(), Status.OK, text, started, verdict);
         } catch (TimeoutException e) {
@@ -574,6 +616,23 @@ final class CallChain {
                     + "effects are unknown.", started, verdict);
         } finally {
             running.remove(context);
+        }
+    }
+
+    /**
+     * The tool's result within the tool timeout; a call that runs a subagent is bounded by the child's step
+     * cap instead, each of whose calls and model requests has its own bound.
+     */
+    private ToolResult awaitResult(Future<ToolResult> future, CallContext context)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        while (true) {
+            try {
+                return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (!context.runsSubagent()) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -14,12 +14,23 @@ final class CallContext implements ToolContext {
     private java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> stateFolder = java.util.Optional::empty;
     private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
+    private final java.util.concurrent.atomic.AtomicInteger subagents = new java.util.concurrent.atomic.AtomicInteger();
     private Question asker = (instructions, input) -> {
         throw new dev.quiver.api.ToolException("No model is available to this call.");
     };
 
     private java.util.function.Function<java.util.List<dev.quiver.api.Subject>, Permission> permissions =
             subjects -> Permission.DENIED;
+    private Child child = (label, kind, prompt) -> {
+        throw new dev.quiver.api.ToolException("Subagents are not available to this call.");
+    };
+    /** What a cancel stops besides the tool: a subagent the call runs. */
+    private final java.util.List<Runnable> onCancel = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** How this call's subagent is run. */
+    interface Child {
+        String run(String label, SubagentKind kind, String prompt) throws dev.quiver.api.ToolException;
+    }
 
     /** How this call's question reaches the model. */
     interface Question {
@@ -78,6 +89,21 @@ final class CallContext implements ToolContext {
     }
 
     @Override
+    public String runSubagent(String label, SubagentKind kind, String prompt) throws dev.quiver.api.ToolException {
+        subagents.incrementAndGet();
+        try {
+            return child.run(label, kind, prompt);
+        } finally {
+            subagents.decrementAndGet();
+        }
+    }
+
+    /** Whether a subagent of this call is running now. */
+    boolean runsSubagent() {
+        return subagents.get() > 0;
+    }
+
+    @Override
     public Permission permission(java.util.List<dev.quiver.api.Subject> subjects) {
         return permissions.apply(java.util.List.copyOf(subjects));
     }
@@ -105,7 +131,22 @@ final class CallContext implements ToolContext {
         return this;
     }
 
+    /** Where {@link #runSubagent} goes. */
+    CallContext withSubagents(Child runner) {
+        this.child = runner;
+        return this;
+    }
+
+    /** Runs {@code stop} when this call is cancelled, at once if it already is. */
+    void onCancel(Runnable stop) {
+        onCancel.add(stop);
+        if (cancelled) {
+            stop.run();
+        }
+    }
+
     void cancel() {
         cancelled = true;
+        onCancel.forEach(Runnable::run);
     }
 }

@@ -81,6 +81,7 @@ final class KernelSession implements Session {
     private AgentLoop loop;
     private final Checkpoints checkpoints;
     private final ModelAsk asking;
+    private final Subagents subagents;
     /** The models a tool's question goes to, and the choice they were built for. */
     private AgentLoop.Models askedModels;
     private ModelChoice askedFor;
@@ -155,6 +156,9 @@ final class KernelSession implements Session {
                 .withCheckpoints(checkpoints::beforeCall);
         this.asking = new ModelAsk(this::askingModels, () -> recorder, workers);
         chain.withAsker(asking);
+        this.subagents = new Subagents(this::askingModels, this::offered, chain, workspace.root(),
+                options.interactive(), () -> recorder, contextTokens(), silenceLimit(), workers);
+        chain.withSubagents(subagents);
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();
             return config.sharedNotes();
@@ -460,13 +464,8 @@ final class KernelSession implements Session {
                 + "(with --base-url http://HOST:PORT/v1 for an OpenAI-compatible server, or OPENAI_API_KEY for "
                 + "api.openai.com), or set \"model\" in ~/.config/quiver/config.json.")));
         if (loop == null) {
-            int contextTokens = (int) Math.min(Integer.MAX_VALUE, config.limit("contextTokens", DEFAULT_CONTEXT_TOKENS));
-            Duration timeout = modelTimeout();
-            // a last resort past everything the HTTP client may take: it reports its own failures better
-            Duration silenceLimit = RetryPolicy.DEFAULT.longestSilence(QuiverHttpClientBuilder.DEFAULT_CONNECT_TIMEOUT,
-                    timeout).plusMinutes(1);
-            loop = new AgentLoop(models(choice, timeout), chain, this::offered, workspace.root(), options.interactive(),
-                    recorder, resumed, contextTokens, silenceLimit, workers).withNotes(notes)
+            loop = new AgentLoop(models(choice, modelTimeout()), chain, this::offered, workspace.root(),
+                    options.interactive(), recorder, resumed, contextTokens(), silenceLimit(), workers).withNotes(notes)
                     .withInstructions(instructions).withRun(options.run().maxTurns(), options.run().appendSystemPrompt());
         }
         chain.newTurn();
@@ -475,11 +474,12 @@ final class KernelSession implements Session {
         checkpoints.beginTurn(id(), turn, "prompt", !options.readOnly());
         retryNotices.set(listener::retrying);
         asking.takeTurnUsage();
+        subagents.takeTurnUsage();
         try {
             TurnResult result = loop.send(prompt, listener);
-            // the questions the turn's tools asked the model count in its total
+            // the questions the turn's tools asked the model, and its subagents' requests, count in its total
             return new TurnResult(result.status(), result.answer(), result.calls(), result.steps(),
-                    result.usage().plus(asking.takeTurnUsage()));
+                    result.usage().plus(asking.takeTurnUsage()).plus(subagents.takeTurnUsage()));
         } finally {
             retryNotices.set(notice -> { });
             checkpoints.endTurn().ifPresent(listener::notice);
@@ -517,6 +517,16 @@ final class KernelSession implements Session {
                             + turns + ". (quiver undo --list shows the turns of every session of this workspace.)");
         }
         return List.copyOf(conversationTurns.subList(held - turns, held));
+    }
+
+    private int contextTokens() {
+        return (int) Math.min(Integer.MAX_VALUE, config.limit("contextTokens", DEFAULT_CONTEXT_TOKENS));
+    }
+
+    /** A last resort past everything the HTTP client may take: it reports its own failures better. */
+    private Duration silenceLimit() {
+        return RetryPolicy.DEFAULT.longestSilence(QuiverHttpClientBuilder.DEFAULT_CONNECT_TIMEOUT, modelTimeout())
+                .plusMinutes(1);
     }
 
     private Duration modelTimeout() {

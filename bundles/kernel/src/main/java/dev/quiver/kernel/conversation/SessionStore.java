@@ -279,6 +279,8 @@ public final class SessionStore {
         private final Path workspace;
         private final String model;
         private boolean started;
+        /** The session's own recorder where this one is a subagent's; null otherwise. */
+        private final Recorder parent;
 
         Recorder(Supplier<Path> file, String id, Path workspace, String model, boolean exists) {
             this.locate = file;
@@ -286,6 +288,23 @@ public final class SessionStore {
             this.workspace = workspace;
             this.model = model;
             this.started = exists;
+            this.parent = null;
+        }
+
+        private Recorder(Recorder parent) {
+            this.locate = parent.locate;
+            this.id = parent.id;
+            this.workspace = parent.workspace;
+            this.model = parent.model;
+            this.parent = parent;
+        }
+
+        /**
+         * A subagent's recorder: what its model requests used goes into this session's file, and nothing
+         * of its conversation, which is its own and is not resumed with the session's.
+         */
+        public Recorder forSubagent() {
+            return new Recorder(this);
         }
 
         public String id() {
@@ -370,6 +389,12 @@ public final class SessionStore {
         }
 
         private synchronized void append(ObjectNode event) {
+            if (parent != null) {
+                if ("usage".equals(event.path("type").asText())) {
+                    parent.append(event);
+                }
+                return;
+            }
             try {
                 if (!started) {
                     Files.createDirectories(file().getParent());

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code audit.jsonl} in Quiver's state folder for the workspace (outside the working tree, so a
  * repository cannot plant a link there that makes Quiver append to another file): one JSON line per
- * decision on a call — time, session, tool, subjects, decision, what decided, and the rule and its
- * file. Arguments other than the subjects (file contents, edit strings) are never written.
+ * decision on a call — time, session, tool, subjects, decision, what decided, the rule and its
+ * file, and a subagent's label on its calls. Arguments other than the subjects (file contents, edit
+ * strings) are never written.
  */
 public final class AuditLog {
 
@@ -42,7 +43,13 @@ public final class AuditLog {
         return file;
     }
 
-    public synchronized void record(String tool, List<Subject> subjects, Verdict verdict, Optional<Rule> rule) {
+    public void record(String tool, List<Subject> subjects, Verdict verdict, Optional<Rule> rule) {
+        record(tool, subjects, verdict, rule, Optional.empty());
+    }
+
+    /** A decision on a call; a subagent's call carries its label in {@code subagent}. */
+    public synchronized void record(String tool, List<Subject> subjects, Verdict verdict, Optional<Rule> rule,
+            Optional<String> subagent) {
         try {
             StringWriter line = new StringWriter();
             try (JsonGenerator json = JSON.createGenerator(line)) {
@@ -64,6 +71,9 @@ public final class AuditLog {
                 } else {
                     json.writeNullField("rule");
                     json.writeNullField("file");
+                }
+                if (subagent.isPresent()) {
+                    json.writeStringField("subagent", subagent.get());
                 }
                 json.writeEndObject();
             }

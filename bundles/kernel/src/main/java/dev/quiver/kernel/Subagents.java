@@ -1,0 +1,193 @@
+package dev.quiver.kernel;
+
+import dev.quiver.api.Access;
+import dev.quiver.api.ToolContext.SubagentKind;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.host.Approval;
+import dev.quiver.api.host.ApprovalRequest;
+import dev.quiver.api.host.CallOutcome;
+import dev.quiver.api.host.HostException;
+import dev.quiver.api.host.TurnListener;
+import dev.quiver.api.host.TurnResult;
+import dev.quiver.api.host.Usage;
+import dev.quiver.api.host.Verdict;
+import dev.quiver.kernel.conversation.SessionStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * The subagents of a session ({@link dev.quiver.api.ToolContext#runSubagent}): each a child
+ * {@link AgentLoop} with a conversation of its own, on the session's model and over the session's own
+ * {@link CallChain}, so every call a child makes is decided, asked about and audited as the parent's
+ * would be. A child is offered a narrowed copy of what the session offers at each step: explore and
+ * review children the read tools alone, workers everything but the agent's own state tools; no child
+ * is offered {@code task}, and the chain refuses a child's call that starts another child.
+ */
+final class Subagents implements CallChain.Delegate {
+
+    /** Model requests one child may make. */
+    static final int STEP_CAP = 20;
+    /** Characters of a child's answer the parent gets. */
+    static final int REPORT_CHARS = 20_000;
+    /** The tool that starts subagents, never offered to one. */
+    static final String TASK = "task";
+
+    private final Supplier<Optional<AgentLoop.Models>> models;
+    private final Supplier<List<RegisteredTool>> offered;
+    private final CallChain chain;
+    private final Path workspace;
+    private final boolean interactive;
+    private final Supplier<SessionStore.Recorder> recorder;
+    private final int contextTokens;
+    private final Duration silenceLimit;
+    private final Executor requests;
+    /** What the children of the turn under way used: the turn's total adds it. */
+    private final AtomicReference<Usage> turn = new AtomicReference<>(Usage.NONE);
+
+    Subagents(Supplier<Optional<AgentLoop.Models>> models, Supplier<List<RegisteredTool>> offered, CallChain chain,
+            Path workspace, boolean interactive, Supplier<SessionStore.Recorder> recorder, int contextTokens,
+            Duration silenceLimit, Executor requests) {
+        this.models = models;
+        this.offered = offered;
+        this.chain = chain;
+        this.workspace = workspace;
+        this.interactive = interactive;
+        this.recorder = recorder;
+        this.contextTokens = contextTokens;
+        this.silenceLimit = silenceLimit;
+        this.requests = requests;
+    }
+
+    /** Whether a child of this kind is offered the tool: decided by what the tool can do, never by config. */
+    static boolean offers(SubagentKind kind, RegisteredTool tool) {
+        if (tool.name().equals(TASK) || tool.access() == Access.STATE) {
+            // the agent's own state (its todo list, its notes) is the parent's to keep
+            return false;
+        }
+        return kind == SubagentKind.WORKER || tool.access() == Access.READ;
+    }
+
+    @Override
+    public String run(String label, SubagentKind kind, String prompt, TurnListener parent, CallContext call)
+            throws ToolException {
+        AgentLoop.Models current = models.get().orElseThrow(() -> new ToolException("No model is configured for this "
+                + "session (a direct call, a batch or an MCP client's session without --model), so no subagent can "
+                + "run. Pass --model PROVIDER/NAME."));
+        String name = label.isBlank() ? kind.name().toLowerCase(java.util.Locale.ROOT) : label.strip();
+        AgentLoop child = new AgentLoop(current, chain,
+                () -> offered.get().stream().filter(tool -> offers(kind, tool)).toList(), workspace, interactive,
+                recorder.get().forSubagent(), List.of(), contextTokens, silenceLimit, requests)
+                .withRun(STEP_CAP, Optional.of(instructions(kind))).asSubagent(name);
+        call.onCancel(child::cancel);
+        TurnResult result;
+        try {
+            result = child.send(prompt, new Progress(name, parent, call));
+        } catch (HostException e) {
+            if (call.isCancelled()) {
+                throw new ToolException("The subagent '" + name + "' was cancelled before it finished; what it "
+                        + "changed so far stays. Nothing of its work was reported.");
+            }
+            throw new ToolException("The subagent '" + name + "' failed: " + e.getMessage() + " Nothing of its work "
+                    + "was reported; run it again or do the task yourself.");
+        } finally {
+            // the child's own requests; what its tools asked the model is counted where they asked it
+            turn.accumulateAndGet(child.spent(), Usage::plus);
+        }
+        int calls = result.calls().size();
+        if (result.status() == TurnResult.Status.STEP_LIMIT) {
+            throw new ToolException("The subagent '" + name + "' reached its cap of " + STEP_CAP + " steps ("
+                    + calls + " calls) without a final answer, so it reported nothing. Give it a narrower task, "
+                    + "or do the rest yourself.");
+        }
+        String answer = result.answer().strip();
+        if (answer.length() > REPORT_CHARS) {
+            answer = answer.substring(0, REPORT_CHARS) + "\n... [the subagent's report was cut at "
+                    + String.format(java.util.Locale.ROOT, "%,d", REPORT_CHARS) + " characters]";
+        }
+        return "Subagent '" + name + "' (" + kind.name().toLowerCase(java.util.Locale.ROOT) + ") finished in "
+                + result.steps() + " step" + (result.steps() == 1 ? "" : "s") + " with " + calls + " call"
+                + (calls == 1 ? "" : "s") + ". Its report:\n\n" + answer;
+    }
+
+    /** What the children since the last call used; starts the count again. */
+    Usage takeTurnUsage() {
+        return turn.getAndSet(Usage.NONE);
+    }
+
+    /** What a child is told besides the session's own prompt: who reads its answer, and what it may do. */
+    private static String instructions(SubagentKind kind) {
+        String task = switch (kind) {
+            case EXPLORE -> "Find out what the task asks by reading and searching; you have no tool that changes "
+                    + "anything.";
+            case REVIEW -> "Review what the task names and report findings, most important first, each with its "
+                    + "file and line; you have no tool that changes anything.";
+            case WORKER -> "Do the task with your tools; every call is decided as the other agent's own calls are.";
+        };
+        return "You are a subagent: another agent started you for one task, given in the user message. " + task
+                + " You have at most " + STEP_CAP + " steps. Only your final answer reaches that agent, as your "
+                + "report: make it complete on its own, say what you found or did and what you did not finish, "
+                + "and name files by their paths.";
+    }
+
+    /**
+     * The child's events as the parent's front end sees them: each call and its outcome streamed as the
+     * {@code task} call's output, usage counted as the parent's, approvals asked of the parent's user.
+     * The child's text is not passed on: the parent gets its final answer alone.
+     */
+    private final class Progress implements TurnListener {
+        private final String name;
+        private final TurnListener parent;
+        private final CallContext call;
+
+        Progress(String name, TurnListener parent, CallContext call) {
+            this.name = name;
+            this.parent = parent;
+            this.call = call;
+        }
+
+        @Override
+        public void usage(Usage step) {
+            try {
+                parent.usage(step);
+            } catch (RuntimeException closed) {
+                // a front end that cannot take it: the session file and the total still count it
+            }
+        }
+
+        @Override
+        public void retrying(String text) {
+            parent.retrying("[" + name + "] " + text);
+        }
+
+        @Override
+        public void notice(String text) {
+            call.stream("[" + name + "] " + text + "\n");
+        }
+
+        @Override
+        public void callStarted(String callId, String tool, String arguments) {
+            String shown = arguments.replaceAll("\\s+", " ");
+            call.stream("[" + name + "] " + tool + " " + (shown.length() > 200 ? shown.substring(0, 200) + "..."
+                    : shown) + "\n");
+        }
+
+        @Override
+        public void callEnded(CallOutcome outcome) {
+            call.stream("[" + name + "] " + outcome.tool() + ": " + outcome.status().id()
+                    + (outcome.status() == CallOutcome.Status.DENIED ? " (" + outcome.verdict().reason() + ")" : "")
+                    + " in " + outcome.elapsedMillis() + " ms\n");
+        }
+
+        @Override
+        public Approval approve(ApprovalRequest request) {
+            Verdict asked = request.verdict();
+            return parent.approve(new ApprovalRequest(request.tool(), request.subject(), new Verdict(asked.decision(),
+                    asked.by(), "subagent '" + name + "': " + asked.reason()), request.pattern(), request.diff()));
+        }
+    }
+}

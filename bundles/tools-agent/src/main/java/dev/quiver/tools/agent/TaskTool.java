@@ -1,0 +1,68 @@
+package dev.quiver.tools.agent;
+
+import dev.quiver.api.Arguments;
+import dev.quiver.api.Tool;
+import dev.quiver.api.ToolContext;
+import dev.quiver.api.ToolContext.SubagentKind;
+import dev.quiver.api.ToolException;
+import dev.quiver.api.ToolResult;
+import dev.quiver.api.ToolSpec;
+import java.util.Locale;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * {@code task}: hands one self-contained task to a subagent and returns its report. The kernel runs the
+ * child ({@link ToolContext#runSubagent}): its own conversation and step cap, a narrowed copy of the
+ * session's tools, and every call through the session's own permission chain. Starting one changes
+ * nothing by itself (a worker's own calls are each decided), so the call runs without asking.
+ */
+@Component(property = {Tool.NAME + "=task", Tool.SET + "=agent", Tool.ACCESS + "=state"})
+public class TaskTool implements Tool {
+
+    /** Characters of a description: it labels the child's calls and audit lines. */
+    static final int MAX_DESCRIPTION = 80;
+
+    private static final ToolSpec SPEC = new ToolSpec("task",
+            "Hand a self-contained task to a subagent with a fresh context; you get its final report only. "
+                    + "explore (default) and review can only read; worker can also change files and run commands.",
+            """
+            {"type":"object","properties":{\
+            "description":{"type":"string","description":"3-8 words naming the task"},\
+            "prompt":{"type":"string","description":"Everything the subagent needs: it sees nothing else"},\
+            "kind":{"type":"string","enum":["explore","review","worker"]}},\
+            "required":["description","prompt"]}""");
+
+    @Override
+    public ToolSpec spec() {
+        return SPEC;
+    }
+
+    @Override
+    public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+        String description = arguments.string("description").replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
+        if (description.isEmpty()) {
+            throw new ToolException("The description is empty. Name the task in a few words.");
+        }
+        if (description.length() > MAX_DESCRIPTION) {
+            throw new ToolException("The description has " + description.length() + " characters; keep it to "
+                    + MAX_DESCRIPTION + " and put the details in the prompt.");
+        }
+        String prompt = arguments.string("prompt").strip();
+        if (prompt.isEmpty()) {
+            throw new ToolException("The prompt is empty. Write everything the subagent needs to know: it sees "
+                    + "none of this conversation.");
+        }
+        return ToolResult.of(context.runSubagent(description, kind(arguments.string("kind", "explore")), prompt));
+    }
+
+    static SubagentKind kind(String value) throws ToolException {
+        String name = value.strip().toLowerCase(Locale.ROOT);
+        for (SubagentKind kind : SubagentKind.values()) {
+            if (kind.name().toLowerCase(Locale.ROOT).equals(name)) {
+                return kind;
+            }
+        }
+        throw new ToolException("The kind '" + value + "' is not one of explore, review, worker. Use explore to "
+                + "find things out, review to check work, worker to change files or run commands.");
+    }
+}
