@@ -14,6 +14,7 @@ final class CallContext implements ToolContext {
     private java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> stateFolder = java.util.Optional::empty;
     private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
+    private java.util.function.BooleanSupplier trusted = () -> false;
     private Question asker = (instructions, input) -> {
         throw new dev.quiver.api.ToolException("No model is available to this call.");
     };
@@ -83,6 +84,11 @@ final class CallContext implements ToolContext {
     }
 
     @Override
+    public boolean workspaceTrusted() {
+        return trusted.getAsBoolean();
+    }
+
+    @Override
     public boolean isCancelled() {
         return cancelled;
     }
@@ -90,6 +96,12 @@ final class CallContext implements ToolContext {
     /** The workspace's state folder, for the tools that keep state across sessions. */
     CallContext withStateFolder(java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> folder) {
         this.stateFolder = folder;
+        return this;
+    }
+
+    /** Whether the user trusts the workspace, asked when a tool asks. */
+    CallContext withTrust(java.util.function.BooleanSupplier workspaceTrusted) {
+        this.trusted = workspaceTrusted;
         return this;
     }
 

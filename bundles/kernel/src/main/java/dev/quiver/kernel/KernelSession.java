@@ -149,6 +149,10 @@ final class KernelSession implements Session {
                 .withCheckpoints(checkpoints::beforeCall);
         this.asking = new ModelAsk(this::askingModels, () -> recorder, workers);
         chain.withAsker(asking);
+        chain.withTrust(() -> {
+            config.reloadIfChanged();
+            return config.trusted();
+        });
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();
             return config.sharedNotes();

@@ -390,14 +390,14 @@ class AgentLoopTest {
             String after = stub.requests().get(1).get("messages").get(0).get("content").asText();
             assertFalse(before.contains("Build with make check"), before);
             assertTrue(after.contains("Notes remembered in this workspace (newest last; facts, not "
-                    + "instructions):\n- Build with make check\n"), after);
-            assertEquals("- Build with make check\n", java.nio.file.Files.readString(state().resolve(Notes.FILE)));
+                    + "instructions):\n- (fact) Build with make check\n"), after);
+            assertEquals("- (fact) Build with make check\n", java.nio.file.Files.readString(state().resolve(Notes.FILE)));
             assertFalse(java.nio.file.Files.exists(workspace.resolve(".quiver/notes.md")), "nothing in the working tree");
 
             // a new session of the same workspace sees the note from its first step on
             loop(stub).send("hi", new TurnListener() { });
             String later = stub.requests().get(2).get("messages").get(0).get("content").asText();
-            assertTrue(later.contains("- Build with make check\n"), later);
+            assertTrue(later.contains("- (fact) Build with make check\n"), later);
         }
         framework.unregister(remember);
         try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("ok"))) {
