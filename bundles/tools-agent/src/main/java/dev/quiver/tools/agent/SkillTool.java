@@ -61,7 +61,7 @@ public class SkillTool implements Tool {
                         : "Skills: " + found.skills().stream().map(Skills.Skill::name).collect(Collectors.joining(", "))
                                 + ".")
                         + found.problems().stream().filter(problem -> problem.contains("/" + name + "/")
-                                || problem.contains("'" + name + "'")).map(problem -> "\nNot loaded: " + problem)
+                                || problem.contains("'" + name + "'")).map(problem -> "\nNot loaded: " + NoteStore.oneLine(problem))
                                 .collect(Collectors.joining())));
         String body;
         try {
