@@ -65,7 +65,7 @@ public class SkillTool implements Tool {
                                 .collect(Collectors.joining())));
         String body;
         try {
-            body = Skills.body(skill);
+            body = Skills.body(skill, context.workspace());
         } catch (Skills.SkillException e) {
             throw new ToolException("The skill '" + name + "' cannot be loaded: " + skill.shownPath() + " "
                     + e.getMessage() + ".");

@@ -1,7 +1,10 @@
 package dev.quiver.tools.agent;
 
+import dev.quiver.api.Workspace;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -172,31 +175,46 @@ final class Skills {
         return new Skill(name, description, file, shown, origin);
     }
 
-    /** The instructions after the front matter. */
-    static String body(Skill skill) throws SkillException {
-        LinkOption[] links = skill.origin() == Origin.WORKSPACE ? new LinkOption[] {LinkOption.NOFOLLOW_LINKS}
-                : new LinkOption[0];
-        String text = text(skill.file(), links);
+    /**
+     * The instructions after the front matter. A workspace's skill is read through the workspace's jail
+     * ({@link Workspace#openRead}), so a folder swapped for a link since it was listed cannot lead out.
+     */
+    static String body(Skill skill, Workspace workspace) throws SkillException {
+        String text = skill.origin() == Origin.WORKSPACE
+                ? text(skill.file(), () -> Channels.newInputStream(workspace.openRead(skill.file())),
+                        LinkOption.NOFOLLOW_LINKS)
+                : text(skill.file(), () -> Files.newInputStream(skill.file()));
         frontMatter(text);
         int end = text.indexOf("\n---", 3);
         int after = text.indexOf('\n', end + 4);
         return after < 0 ? "" : text.substring(after + 1).strip();
     }
 
-    /** The file as strict UTF-8 with {@code \n} line ends; a link in the workspace, a big or binary file is refused. */
+    /** Opens a file to read. */
+    private interface Opener {
+        InputStream open() throws IOException;
+    }
+
     private static String text(Path file, LinkOption... links) throws SkillException {
+        return text(file, () -> Files.newInputStream(file, links), links);
+    }
+
+    /** The file as strict UTF-8 with {@code \n} line ends; a link in the workspace, a big or binary file is refused. */
+    private static String text(Path file, Opener opener, LinkOption... links) throws SkillException {
         try {
             if (!Files.isRegularFile(file, links)) {
                 throw new SkillException(Files.isSymbolicLink(file) ? "is a link, which a workspace's SKILL.md may not be"
                         : "is not a plain file");
             }
             long size = Files.size(file);
-            if (size > MAX_FILE) {
-                throw new SkillException("has " + size + " bytes; a SKILL.md may have " + MAX_FILE);
+            byte[] bytes = new byte[0];
+            if (size <= MAX_FILE) {
+                try (InputStream in = opener.open()) {
+                    bytes = in.readNBytes(MAX_FILE + 1);
+                }
             }
-            byte[] bytes;
-            try (var in = Files.newInputStream(file, links)) {
-                bytes = in.readNBytes(MAX_FILE + 1);
+            if (size > MAX_FILE || bytes.length > MAX_FILE) {
+                throw new SkillException("has " + Math.max(size, bytes.length) + " bytes; a SKILL.md may have " + MAX_FILE);
             }
             String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
