@@ -74,6 +74,16 @@ class CommandLineEndToEndTest {
             }
         }
         assertEquals(List.of("find_symbol", "outline", "read_symbol"), nav);
+        // the agent set: memory, skills, subagents and the todo list, all allowed (they read or change only the agent's state)
+        List<String> agent = new ArrayList<>();
+        for (JsonNode tool : tools) {
+            if ("agent".equals(tool.get("set").asText())) {
+                agent.add(tool.get("name").asText());
+                assertEquals("dev.quiver.tools.agent", tool.get("bundle").asText(), tool.toString());
+                assertEquals("allow", tool.get("decision").asText(), tool.toString());
+            }
+        }
+        assertEquals(List.of("forget", "recall", "remember", "skill", "task", "todo_write"), agent.stream().sorted().toList());
         // the git set: everything reads and is allowed, except git_commit, which writes and asks
         java.util.Map<String, String> git = new java.util.TreeMap<>();
         for (JsonNode tool : tools) {

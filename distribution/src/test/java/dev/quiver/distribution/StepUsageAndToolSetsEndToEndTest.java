@@ -105,12 +105,12 @@ class StepUsageAndToolSetsEndToEndTest {
             try (java.util.stream.Stream<Path> files = Files.walk(QuiverProcess.home(workspace))) {
                 notes = files.filter(file -> file.endsWith("state/notes.md")).findFirst().orElseThrow();
             }
-            assertEquals("- The build is make check\n", Files.readString(notes));
+            assertEquals("- (fact) The build is make check\n", Files.readString(notes));
             Run second = QuiverProcess.run(workspace, Map.of(), "", "-p", "Hi", "--model", "openai/test",
                     "--base-url", model.baseUrl());
             assertEquals(0, second.exitCode(), second.stderr());
             String prompt = model.requests().get(2).get("messages").get(0).get("content").asText();
-            assertTrue(prompt.contains("- The build is make check\n"), prompt);
+            assertTrue(prompt.contains("- (fact) The build is make check\n"), prompt);
         }
     }
 

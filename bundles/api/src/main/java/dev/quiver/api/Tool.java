@@ -81,4 +81,19 @@ public interface Tool {
      * @throws ToolException with a message written for the model: what was wrong, what to do next
      */
     ToolResult call(Arguments arguments, ToolContext context) throws ToolException;
+
+    /**
+     * Text this tool adds to the system prompt of every step that offers it, read again at each step so
+     * that it reflects the workspace as it is now (the skills found in it, say). The kernel shows it under
+     * the tool's name, cut at 4,000 characters, and calls this on the step's thread: keep it quick and
+     * bounded. The context is the session's, outside any call: it has no output stream, no prompt
+     * sections and no model to ask. A failure leaves the section out of that step.
+     *
+     * @param context the session's workspace, configuration, state folder and trust
+     * @return the section's text; empty, the default, for none
+     * @since 1.7
+     */
+    default String promptSection(ToolContext context) {
+        return "";
+    }
 }

@@ -37,6 +37,18 @@ public interface ToolContext {
     }
 
     /**
+     * Whether the user trusts this workspace ({@code quiver trust}): only then do files the repository
+     * brings (its {@code .quiver/notes.md}, its skills) count as the user's. A tool that shows such text
+     * to the model frames it as the repository's, untrusted, when this is false.
+     *
+     * @return false, the default, where the context cannot tell
+     * @since 1.7
+     */
+    default boolean workspaceTrusted() {
+        return false;
+    }
+
+    /**
      * Streams output to the front end while the call runs (the terminal shows it live;
      * headless and MCP front ends ignore it). It is not part of the result.
      */

@@ -7,8 +7,9 @@
  * what comes back. Tools reach files through the {@link dev.quiver.api.Workspace} jail and
  * processes through the {@link dev.quiver.api.Shell} service. {@link dev.quiver.api.Guard}
  * services add refusals that no approval can override. {@link dev.quiver.api.SearchBackend}
- * services are the engines behind {@code web_search} (1.6). {@link dev.quiver.api.ToolContext#runSubagent}
- * runs a child agent for the {@code task} tool (1.7).
+ * services are the engines behind {@code web_search} (1.6). 1.7 added
+ * {@link dev.quiver.api.ToolContext#runSubagent}, which runs a child agent for the {@code task} tool,
+ * {@link dev.quiver.api.Tool#promptSection} and {@link dev.quiver.api.ToolContext#workspaceTrusted}.
  */
 @Export
 @Version("1.7.0")

@@ -321,7 +321,7 @@ final class AgentLoop {
 
     private String systemPrompt(List<RegisteredTool> tools) {
         String built = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
-                chain.sections().render(), notes, instructions.render());
+                chain.sections().render(), notes, chain.toolSections(tools), instructions.render());
         // the user's own words, last, so they have the final say over the defaults above
         return appended.map(text -> built + "\n" + text.strip() + "\n").orElse(built);
     }

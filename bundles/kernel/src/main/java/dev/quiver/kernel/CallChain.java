@@ -83,6 +83,7 @@ final class CallChain {
     private final java.util.function.Predicate<String> wasUnloaded;
     private final Supplier<Map<String, String>> environment;
     private volatile Supplier<Optional<java.nio.file.Path>> stateFolder = Optional::empty;
+    private volatile java.util.function.BooleanSupplier workspaceTrusted = () -> false;
     private volatile Redactor redactor;
     private volatile BeforeChange beforeChange = tool -> Optional.empty();
 
@@ -145,6 +146,36 @@ final class CallChain {
     CallChain withStateFolder(Supplier<Optional<java.nio.file.Path>> folder) {
         this.stateFolder = folder;
         return this;
+    }
+
+    /** Whether the user trusts the workspace ({@link dev.quiver.api.ToolContext#workspaceTrusted}). */
+    CallChain withTrust(java.util.function.BooleanSupplier trusted) {
+        this.workspaceTrusted = trusted;
+        return this;
+    }
+
+    /**
+     * The prompt sections the offered tools add ({@link Tool#promptSection}), each under its tool's name and
+     * cut as a session's section is; a tool that fails or adds nothing is left out of this step.
+     */
+    String toolSections(List<RegisteredTool> offered) {
+        CallContext context = new CallContext(workspace, settings, environment, (section, text) -> { }, text -> { })
+                .withStateFolder(stateFolder).withTrust(workspaceTrusted);
+        StringBuilder text = new StringBuilder();
+        for (RegisteredTool tool : offered) {
+            String section;
+            try {
+                section = tool.service().map(service -> service.promptSection(context)).orElse("");
+            } catch (RuntimeException e) {
+                continue; // a plugin's broken section must not fail the step
+            }
+            if (section != null && !section.isBlank()) {
+                String trimmed = section.strip();
+                text.append("## ").append(tool.name()).append('\n').append(trimmed.length() > PromptSections.MAX_CHARS
+                        ? trimmed.substring(0, PromptSections.MAX_CHARS) + "\n[cut]" : trimmed).append('\n');
+            }
+        }
+        return text.toString();
     }
 
     /** Answers the calls that ask the session's model a question. */
@@ -337,7 +368,7 @@ final class CallChain {
         RecordingWorkspace recording = new RecordingWorkspace(workspace, tool.name());
         // the dry run's output, prompt sections and model questions reach no one
         CallContext context = new CallContext(recording, settings, environment, (section, text) -> { }, text -> { })
-                .withStateFolder(stateFolder);
+                .withStateFolder(stateFolder).withTrust(workspaceTrusted);
         running.add(context);
         Future<Optional<Preview>> future = null;
         try {
@@ -551,7 +582,7 @@ final class CallChain {
         }
         CallContext context = new CallContext(workspace, settings, environment, sections::put,
                 text -> listener.callOutput(tool.name(), redacted(text)))
-                .withStateFolder(stateFolder);
+                .withStateFolder(stateFolder).withTrust(workspaceTrusted);
         Asker model = asker;
         // what the question carries goes to the model as a tool's result does: with the secret values known now replaced
         context.withAsker((instructions, input) -> {

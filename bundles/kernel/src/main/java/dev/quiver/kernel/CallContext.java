@@ -15,6 +15,7 @@ final class CallContext implements ToolContext {
     private final java.util.function.BiConsumer<String, String> sections;
     private volatile boolean cancelled;
     private final java.util.concurrent.atomic.AtomicInteger subagents = new java.util.concurrent.atomic.AtomicInteger();
+    private java.util.function.BooleanSupplier trusted = () -> false;
     private Question asker = (instructions, input) -> {
         throw new dev.quiver.api.ToolException("No model is available to this call.");
     };
@@ -109,6 +110,11 @@ final class CallContext implements ToolContext {
     }
 
     @Override
+    public boolean workspaceTrusted() {
+        return trusted.getAsBoolean();
+    }
+
+    @Override
     public boolean isCancelled() {
         return cancelled;
     }
@@ -116,6 +122,12 @@ final class CallContext implements ToolContext {
     /** The workspace's state folder, for the tools that keep state across sessions. */
     CallContext withStateFolder(java.util.function.Supplier<java.util.Optional<java.nio.file.Path>> folder) {
         this.stateFolder = folder;
+        return this;
+    }
+
+    /** Whether the user trusts the workspace, asked when a tool asks. */
+    CallContext withTrust(java.util.function.BooleanSupplier workspaceTrusted) {
+        this.trusted = workspaceTrusted;
         return this;
     }
 

@@ -159,6 +159,10 @@ final class KernelSession implements Session {
         this.subagents = new Subagents(this::askingModels, this::offered, chain, workspace.root(),
                 options.interactive(), () -> recorder, contextTokens(), silenceLimit(), workers);
         chain.withSubagents(subagents);
+        chain.withTrust(() -> {
+            config.reloadIfChanged();
+            return config.trusted();
+        });
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();
             return config.sharedNotes();

@@ -48,18 +48,31 @@ final class Notes {
         this.shared = shared;
     }
 
-    /** The newest notes as prompt lines ({@code - TEXT}), shared ones first, newest last; empty when none. */
-    List<String> newest() {
-        List<String> notes = new ArrayList<>();
-        shared.get().ifPresent(text -> notes.addAll(lines(text)));
-        stateFolder.get().ifPresent(folder -> notes.addAll(read(folder.resolve(FILE))));
+    /** The notes a prompt shows: the repository's committed ones and the agent's own, each newest last. */
+    record Shown(List<String> repository, List<String> own) {
+        boolean isEmpty() {
+            return repository.isEmpty() && own.isEmpty();
+        }
+    }
+
+    /**
+     * The newest notes as prompt lines ({@code - TEXT}), the agent's own counted first from the newest, then
+     * the repository's; at most {@link #MAX_SHOWN} and {@link #MAX_CHARS} in all.
+     */
+    Shown newest() {
+        List<String> shared = this.shared.get().map(Notes::lines).orElse(List.of());
+        List<String> own = stateFolder.get().map(folder -> read(folder.resolve(FILE))).orElse(List.of());
+        int[] budget = {MAX_SHOWN, MAX_CHARS};
+        List<String> ownShown = newest(own, budget);
+        return new Shown(newest(shared, budget), ownShown);
+    }
+
+    /** The newest of {@code notes} that fit in what is left of {@code budget} (lines, characters), newest last. */
+    private static List<String> newest(List<String> notes, int[] budget) {
         List<String> shown = new ArrayList<>();
-        int chars = 0;
-        for (int i = notes.size() - 1; i >= 0 && shown.size() < MAX_SHOWN; i--) {
-            chars += notes.get(i).length() + 1;
-            if (chars > MAX_CHARS) {
-                break;
-            }
+        for (int i = notes.size() - 1; i >= 0 && budget[0] > 0 && budget[1] >= notes.get(i).length() + 1; i--) {
+            budget[0]--;
+            budget[1] -= notes.get(i).length() + 1;
             shown.add(0, notes.get(i));
         }
         return shown;

