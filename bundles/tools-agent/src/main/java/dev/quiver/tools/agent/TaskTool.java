@@ -23,12 +23,12 @@ public class TaskTool implements Tool {
     static final int MAX_DESCRIPTION = 80;
 
     private static final ToolSpec SPEC = new ToolSpec("task",
-            "Hand a self-contained task to a subagent with a fresh context; you get its final report only. "
-                    + "explore (default) and review can only read; worker can also change files and run commands.",
+            "Run a self-contained task in a subagent with a fresh context; returns its report. "
+                    + "explore, review: read only; worker: may edit, run commands.",
             """
             {"type":"object","properties":{\
-            "description":{"type":"string","description":"3-8 words naming the task"},\
-            "prompt":{"type":"string","description":"Everything the subagent needs: it sees nothing else"},\
+            "description":{"type":"string","description":"3-8 words"},\
+            "prompt":{"type":"string","description":"It sees nothing else"},\
             "kind":{"type":"string","enum":["explore","review","worker"]}},\
             "required":["description","prompt"]}""");
 
