@@ -274,6 +274,16 @@ class McpServerEndToEndTest {
     }
 
     @Test
+    void theCommandLinesToolRulesHoldForTheServersCalls() throws Exception {
+        Path workspace = workspace();
+        Peer peer = new Peer(workspace, "--yolo", "--disallowedTools", "bash(touch *)");
+        peer.initialize();
+        JsonNode denied = peer.call(1, "bash", "{\"command\":\"touch denied.txt\"}");
+        assertTrue(denied.path("isError").asBoolean() && text(denied).contains("--disallowedTools"), denied.toString());
+        assertFalse(Files.exists(workspace.resolve("denied.txt")), "a --disallowedTools rule was dropped by quiver mcp");
+    }
+
+    @Test
     void theHttpTransportWantsItsTokenAndAnswersBadInputClearly() throws Exception {
         Path workspace = workspace();
         Path dist = temp.resolve("dist");

@@ -131,7 +131,8 @@ final class StreamJsonListener extends HeadlessListener {
 
     @Override
     public synchronized void callChanged(String tool, String diff) {
-        changed = diff;
+        // a task's subagent may change several files in one call: every diff is kept
+        changed = changed == null ? diff : changed + diff;
     }
 
     @Override

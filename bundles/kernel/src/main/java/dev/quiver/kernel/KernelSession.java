@@ -171,6 +171,8 @@ final class KernelSession implements Session {
             config.reloadIfChanged();
             return config.trusted();
         });
+        // a child reads the project's instructions and the user's own words as the session does
+        subagents.withPrompt(instructions, options.run().appendSystemPrompt());
         this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept(),
                 options.inspectOnly());
         found.addAll(0, config.warnings());

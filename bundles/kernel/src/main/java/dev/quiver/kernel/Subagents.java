@@ -48,6 +48,8 @@ final class Subagents implements CallChain.Delegate {
     private final Executor requests;
     /** What the children of the turn under way used: the turn's total adds it. */
     private final AtomicReference<Usage> turn = new AtomicReference<>(Usage.NONE);
+    private volatile Instructions instructions = Instructions.NONE;
+    private volatile Optional<String> appended = Optional.empty();
 
     Subagents(Supplier<Optional<AgentLoop.Models>> models, Supplier<List<RegisteredTool>> offered, CallChain chain,
             Path workspace, boolean interactive, Supplier<SessionStore.Recorder> recorder, int contextTokens,
@@ -72,6 +74,12 @@ final class Subagents implements CallChain.Delegate {
         return kind == SubagentKind.WORKER || tool.access() == Access.READ;
     }
 
+    /** What every child's prompt carries as the session's does: the project's instructions and the user's text. */
+    void withPrompt(Instructions project, Optional<String> userText) {
+        this.instructions = project;
+        this.appended = userText;
+    }
+
     @Override
     public String run(String label, SubagentKind kind, String prompt, TurnListener parent, CallContext call)
             throws ToolException {
@@ -82,7 +90,9 @@ final class Subagents implements CallChain.Delegate {
         AgentLoop child = new AgentLoop(current, chain,
                 () -> offered.get().stream().filter(tool -> offers(kind, tool)).toList(), workspace, interactive,
                 recorder.get().forSubagent(), List.of(), contextTokens, silenceLimit, requests)
-                .withRun(STEP_CAP, Optional.of(instructions(kind))).asSubagent(name);
+                .withInstructions(instructions)
+                .withRun(STEP_CAP, Optional.of(appended.map(text -> text.strip() + "\n").orElse("") + instructions(kind)))
+                .asSubagent(name);
         call.onCancel(child::cancel);
         TurnResult result;
         try {
@@ -167,6 +177,12 @@ final class Subagents implements CallChain.Delegate {
         @Override
         public void notice(String text) {
             call.stream("[" + name + "] " + text + "\n");
+        }
+
+        @Override
+        public void callChanged(String tool, String diff) {
+            // the parent's front end hears what the child wrote, as the task call's changes
+            parent.callChanged(tool, diff);
         }
 
         @Override

@@ -137,7 +137,12 @@ class SubagentTest {
     }
 
     private KernelSession open(OpenAiStub stub, boolean interactive) throws Exception {
-        ModelProvider provider = new ModelProvider() {
+        return StubSessions.open(root, environment, framework, provider(stub), new SessionOptions(root, Optional.empty(),
+                false, interactive, false, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
+    }
+
+    private static ModelProvider provider(OpenAiStub stub) {
+        return new ModelProvider() {
             @Override
             public ChatModel chatModel(ModelSettings settings) {
                 return OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl())
@@ -149,8 +154,25 @@ class SubagentTest {
                 return null;
             }
         };
-        return StubSessions.open(root, environment, framework, provider, new SessionOptions(root, Optional.empty(),
-                false, interactive, false, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
+    }
+
+    @Test
+    void aChildsPromptCarriesTheProjectsInstructionsAndTheUsersAppendedTextBeforeItsOwnParagraph() throws Exception {
+        Files.writeString(root.resolve("AGENTS.md"), "Run the tests with make t-73.\n");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("task", task("look around", "explore", "Where is main?"))),
+                OpenAiStub.text("main is in src/Main.java"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, provider(stub), new SessionOptions(root,
+                    Optional.empty(), false, false, false, Optional.of("openai/test"), Optional.empty(), Optional.empty(),
+                    false, false, new dev.quiver.api.host.RunOptions(50, java.util.Map.of(), java.util.Map.of(),
+                            Optional.of("Never touch vendor-41/."))));
+            assertEquals("done", session.send("find main", new TurnListener() { }).answer());
+            String child = stub.requests().get(1).path("messages").get(0).path("content").asText();
+            assertTrue(child.contains("Run the tests with make t-73."), child);
+            int user = child.indexOf("Never touch vendor-41/.");
+            assertTrue(user >= 0 && user < child.indexOf("You are a subagent"), child);
+        }
     }
 
     private static List<String> toolNames(JsonNode request) {

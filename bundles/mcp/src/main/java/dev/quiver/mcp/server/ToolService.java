@@ -106,7 +106,7 @@ final class ToolService implements AutoCloseable {
         interactive = request.capabilities() != null && request.capabilities().elicitation() != null;
         SessionOptions options = new SessionOptions(base.workspace(), base.config(), base.yolo(), interactive,
                 base.readOnly(), base.model(), base.baseUrl(), Optional.empty(), base.trustWorkspace(), false,
-                base.mcpConfig());
+                base.mcpConfig(), base.run());
         Session opened;
         try {
             opened = kernel.open(options);
