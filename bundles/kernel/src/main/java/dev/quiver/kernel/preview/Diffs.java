@@ -47,11 +47,21 @@ final class Diffs {
     private Diffs() {
     }
 
-    static String describe(Workspace workspace, List<Effect> effects) {
+    /** What a record shows: its diff and its one-line-per-file summary. */
+    record Rendered(String diff, String summary) {
+    }
+
+    /** The diff and the summary of the recorded changes, each file compared once. */
+    static Rendered render(Workspace workspace, List<Effect> effects) {
+        Map<Replace, EditList> compared = new java.util.IdentityHashMap<>();
+        return new Rendered(describe(workspace, effects, compared), summary(workspace, effects, compared));
+    }
+
+    private static String describe(Workspace workspace, List<Effect> effects, Map<Replace, EditList> compared) {
         StringBuilder out = new StringBuilder();
         for (Effect effect : effects) {
             for (Step step : steps(effect)) {
-                String text = step instanceof Replace replace ? fileDiff(workspace, replace)
+                String text = step instanceof Replace replace ? fileDiff(workspace, replace, compared)
                         : headline(workspace, step) + "\n";
                 if (out.length() + text.length() > MAX_DIFF_CHARS) {
                     out.append("... [the diff is cut at ").append(MAX_DIFF_CHARS / 1024).append(" KiB]\n");
@@ -63,13 +73,13 @@ final class Diffs {
         return out.toString();
     }
 
-    static String summary(Workspace workspace, List<Effect> effects) {
+    private static String summary(Workspace workspace, List<Effect> effects, Map<Replace, EditList> compared) {
         Map<Path, String> files = new LinkedHashMap<>();
         List<String> others = new ArrayList<>();
         for (Effect effect : effects) {
             for (Step step : steps(effect)) {
                 if (step instanceof Replace replace) {
-                    files.put(replace.file(), name(workspace, replace.file()) + counts(replace.before(), replace.after()));
+                    files.put(replace.file(), name(workspace, replace.file()) + counts(replace, compared));
                 } else {
                     others.add(headline(workspace, step));
                 }
@@ -116,13 +126,15 @@ final class Diffs {
         return false;
     }
 
-    private static String counts(byte[] before, byte[] after) {
+    private static String counts(Replace replace, Map<Replace, EditList> compared) {
+        byte[] before = replace.before();
+        byte[] after = replace.after();
         if (!comparable(before, after)) {
             return before == null ? " (new, " + after.length + " bytes)" : " (" + after.length + " bytes)";
         }
         int added = 0;
         int removed = 0;
-        for (Edit edit : edits(before, after)) {
+        for (Edit edit : edits(replace, compared)) {
             added += edit.getLengthB();
             removed += edit.getLengthA();
         }
@@ -134,11 +146,13 @@ final class Diffs {
      * region of lines repeated too often to match is one replaced block, so no content makes the
      * comparison quadratic.
      */
-    private static EditList edits(byte[] before, byte[] after) {
-        HistogramDiff histogram = new HistogramDiff();
-        histogram.setFallbackAlgorithm(null);
-        return histogram.diff(RawTextComparator.DEFAULT, new RawText(before == null ? new byte[0] : before),
-                new RawText(after));
+    private static EditList edits(Replace replace, Map<Replace, EditList> compared) {
+        return compared.computeIfAbsent(replace, step -> {
+            HistogramDiff histogram = new HistogramDiff();
+            histogram.setFallbackAlgorithm(null);
+            return histogram.diff(RawTextComparator.DEFAULT,
+                    new RawText(step.before() == null ? new byte[0] : step.before()), new RawText(step.after()));
+        });
     }
 
     /** A step that is not a new content: a delete with its size, a folder, a mode. */
@@ -155,7 +169,7 @@ final class Diffs {
                 + name(workspace, permissions.file());
     }
 
-    private static String fileDiff(Workspace workspace, Replace replace) {
+    private static String fileDiff(Workspace workspace, Replace replace, Map<Replace, EditList> compared) {
         String name = name(workspace, replace.file());
         byte[] before = replace.before();
         byte[] after = replace.after();
@@ -170,7 +184,7 @@ final class Diffs {
         ByteArrayOutputStream hunks = new ByteArrayOutputStream();
         try (DiffFormatter formatter = new DiffFormatter(hunks)) {
             formatter.setContext(3);
-            formatter.format(edits(before, after), new RawText(before == null ? new byte[0] : before),
+            formatter.format(edits(replace, compared), new RawText(before == null ? new byte[0] : before),
                     new RawText(after));
         } catch (IOException inMemory) {
             throw new IllegalStateException(inMemory);

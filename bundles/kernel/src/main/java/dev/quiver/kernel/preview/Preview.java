@@ -35,8 +35,9 @@ public final class Preview {
         this.recorded = recorded;
         this.result = result;
         List<Effect> effects = recorded.effects();
-        this.summary = Diffs.summary(recorded.real(), effects);
-        String changes = Diffs.describe(recorded.real(), effects);
+        Diffs.Rendered rendered = Diffs.render(recorded.real(), effects);
+        this.summary = rendered.summary();
+        String changes = rendered.diff();
         long files = summary.lines().count();
         // a cut diff still names every file: the list comes first
         this.diff = files > 1 ? "changes " + files + " files:\n  " + summary.replace("\n", "\n  ") + "\n" + changes
