@@ -62,7 +62,7 @@ final class StubSessions {
     }
 
     /** The loopback server as the {@code openai} provider. */
-    private static ModelProvider provider(OpenAiStub stub) {
+    static ModelProvider provider(OpenAiStub stub) {
         return new ModelProvider() {
             @Override
             public ChatModel chatModel(ModelSettings settings) {

@@ -137,23 +137,8 @@ class SubagentTest {
     }
 
     private KernelSession open(OpenAiStub stub, boolean interactive) throws Exception {
-        return StubSessions.open(root, environment, framework, provider(stub), new SessionOptions(root, Optional.empty(),
+        return StubSessions.open(root, environment, framework, StubSessions.provider(stub), new SessionOptions(root, Optional.empty(),
                 false, interactive, false, Optional.of("openai/test"), Optional.empty(), Optional.empty()));
-    }
-
-    private static ModelProvider provider(OpenAiStub stub) {
-        return new ModelProvider() {
-            @Override
-            public ChatModel chatModel(ModelSettings settings) {
-                return OpenAiChatModel.builder().httpClientBuilder(JdkHttpClient.builder()).baseUrl(stub.baseUrl())
-                        .apiKey("test").modelName(settings.name()).maxRetries(0).build();
-            }
-
-            @Override
-            public StreamingChatModel streamingChatModel(ModelSettings settings) {
-                return null;
-            }
-        };
     }
 
     @Test
@@ -163,7 +148,7 @@ class SubagentTest {
                 OpenAiStub.calls(OpenAiStub.call("task", task("look around", "explore", "Where is main?"))),
                 OpenAiStub.text("main is in src/Main.java"),
                 OpenAiStub.text("done"))) {
-            KernelSession session = StubSessions.open(root, environment, framework, provider(stub), new SessionOptions(root,
+            KernelSession session = StubSessions.open(root, environment, framework, StubSessions.provider(stub), new SessionOptions(root,
                     Optional.empty(), false, false, false, Optional.of("openai/test"), Optional.empty(), Optional.empty(),
                     false, false, new dev.quiver.api.host.RunOptions(50, java.util.Map.of(), java.util.Map.of(),
                             Optional.of("Never touch vendor-41/."))));
