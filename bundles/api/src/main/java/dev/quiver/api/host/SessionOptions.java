@@ -83,6 +83,17 @@ public record SessionOptions(Path workspace, Optional<Path> config, boolean yolo
                 inspectOnly, mcpConfig, replacement);
     }
 
+    /**
+     * These options for a session whose front end can, or cannot, ask the user: everything else kept, so
+     * a front end that opens sessions of its own (an MCP client's) loses none of the command line's.
+     *
+     * @since 1.3
+     */
+    public SessionOptions withInteractive(boolean asks) {
+        return new SessionOptions(workspace, config, yolo, asks, readOnly, model, baseUrl, resume, trustWorkspace,
+                inspectOnly, mcpConfig, run);
+    }
+
     /** Options of a session that neither trusts its workspace beyond what is recorded nor only inspects. */
     public SessionOptions(Path workspace, Optional<Path> config, boolean yolo, boolean interactive, boolean readOnly,
             Optional<String> model, Optional<String> baseUrl, Optional<String> resume) {

@@ -104,9 +104,8 @@ final class ToolService implements AutoCloseable {
                     + "capabilities, clientInfo."));
         }
         interactive = request.capabilities() != null && request.capabilities().elicitation() != null;
-        SessionOptions options = new SessionOptions(base.workspace(), base.config(), base.yolo(), interactive,
-                base.readOnly(), base.model(), base.baseUrl(), Optional.empty(), base.trustWorkspace(), false,
-                base.mcpConfig(), base.run());
+        // the command line's options as they are (rules, MCP files, trust); only whether the client can ask differs
+        SessionOptions options = base.withInteractive(interactive);
         Session opened;
         try {
             opened = kernel.open(options);
