@@ -176,8 +176,10 @@ final class TrustStore implements Config.Trust {
     }
 
     /**
-     * SHA-256 over each trust file's name and content ({@code -} for a missing one). A file that could
-     * not be read digests as a one-off value, so it never matches a trusted one.
+     * SHA-256 over each trust file's name and content ({@code -} for a missing one), every part preceded
+     * by its length, so no two sets of files digest alike by moving bytes from one file's end to the next
+     * one's name (a padded config.json and a .mcp.json that appears later, say). A file that could not be
+     * read digests as a one-off value, so it never matches a trusted one.
      */
     static String digest(Map<String, Content> contents) {
         MessageDigest sha;
@@ -191,18 +193,21 @@ final class TrustStore implements Config.Trust {
             if (ADDED_LATER.contains(file.getKey()) && content.equals(Content.MISSING)) {
                 continue;
             }
-            sha.update(file.getKey().getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) 0);
+            part(sha, file.getKey().getBytes(StandardCharsets.UTF_8));
             if (content.problem().isPresent()) {
-                sha.update(("\0unreadable\0" + System.nanoTime() + Math.random()).getBytes(StandardCharsets.UTF_8));
+                part(sha, ("unreadable " + System.nanoTime() + Math.random()).getBytes(StandardCharsets.UTF_8));
             } else if (content.bytes().isPresent()) {
                 sha.update((byte) '+');
-                sha.update(content.bytes().get());
+                part(sha, content.bytes().get());
             } else {
                 sha.update((byte) '-');
             }
-            sha.update((byte) 0);
         }
         return "sha256:" + HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static void part(MessageDigest sha, byte[] bytes) {
+        sha.update(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(bytes.length).array());
+        sha.update(bytes);
     }
 }
