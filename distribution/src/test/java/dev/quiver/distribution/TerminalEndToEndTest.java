@@ -362,6 +362,11 @@ class TerminalEndToEndTest {
             screen = tmux.await("Edited the title.");
             assertEquals("# Quiver demo\n\nSome text.\n", Files.readString(readme));
             assertTrue(screen.contains("changed README.md +1 \u22121"), "the summary after the call:\n" + screen);
+            // quit and wait, so quiver is not still writing its session when the temporary folder goes;
+            // typed, not ctrl-c: a ctrl-c that lands while the turn is still closing stops the turn, not quiver
+            tmux.type("/exit");
+            tmux.press("Enter");
+            tmux.await("[quiver exited 0]");
         }
     }
 }
