@@ -37,7 +37,8 @@ final class Subagents implements CallChain.Delegate {
     /** The tool that starts subagents, never offered to one. */
     static final String TASK = "task";
 
-    private final Supplier<Optional<AgentLoop.Models>> models;
+    /** A child's model by its kind: explore and review children may have a cheaper one. */
+    private final java.util.function.Function<SubagentKind, Optional<AgentLoop.Models>> models;
     private final Supplier<List<RegisteredTool>> offered;
     private final CallChain chain;
     private final Path workspace;
@@ -51,7 +52,7 @@ final class Subagents implements CallChain.Delegate {
     private volatile Instructions instructions = Instructions.NONE;
     private volatile Optional<String> appended = Optional.empty();
 
-    Subagents(Supplier<Optional<AgentLoop.Models>> models, Supplier<List<RegisteredTool>> offered, CallChain chain,
+    Subagents(java.util.function.Function<SubagentKind, Optional<AgentLoop.Models>> models, Supplier<List<RegisteredTool>> offered, CallChain chain,
             Path workspace, boolean interactive, Supplier<SessionStore.Recorder> recorder, int contextTokens,
             Duration silenceLimit, Executor requests) {
         this.models = models;
@@ -83,7 +84,7 @@ final class Subagents implements CallChain.Delegate {
     @Override
     public String run(String label, SubagentKind kind, String prompt, TurnListener parent, CallContext call)
             throws ToolException {
-        AgentLoop.Models current = models.get().orElseThrow(() -> new ToolException("No model is configured for this "
+        AgentLoop.Models current = models.apply(kind).orElseThrow(() -> new ToolException("No model is configured for this "
                 + "session (a direct call, a batch or an MCP client's session without --model), so no subagent can "
                 + "run. Pass --model PROVIDER/NAME."));
         String name = label.isBlank() ? kind.name().toLowerCase(java.util.Locale.ROOT) : label.strip();
