@@ -536,10 +536,16 @@ final class KernelSession implements Session {
         return options.run().maxTurnsGiven() ? options.run().maxTurns() : variant.stepCap;
     }
 
-    /** Tells the user once per model that the level asked for is not sent: the model takes none. */
+    /**
+     * Tells the user once per model that the level asked for is not sent: the model takes none. Only a level
+     * someone chose ({@code --think}, {@code /think}, the config, a variant other than default) is worth the
+     * line; the default's medium on a model without thinking is what every such session has.
+     */
     private void tellIfNoThinking(ModelChoice choice, TurnListener listener) {
         Thinking level = thinkingLevel();
-        if (level == Thinking.OFF || providers.apply(choice.provider()).map(p -> p.thinks(choice.name())).orElse(true)
+        boolean chosen = thinkingChosen.isPresent() || variant != Variant.DEFAULT;
+        if (!chosen || level == Thinking.OFF
+                || providers.apply(choice.provider()).map(p -> p.thinks(choice.name())).orElse(true)
                 || !toldNoThinking.add(choice.label())) {
             return;
         }
