@@ -22,7 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * The subagents of a session ({@link dev.quiver.api.ToolContext#runSubagent}): each a child
- * {@link AgentLoop} with a conversation of its own, on the session's model and over the session's own
+ * {@link AgentLoop} with a conversation of its own, on the session's model (explore and review children on
+ * the config's {@code subagentModel} when it names one) and over the session's own
  * {@link CallChain}, so every call a child makes is decided, asked about and audited as the parent's
  * would be. A child is offered a narrowed copy of what the session offers at each step: explore and
  * review children the read tools alone, workers everything but the agent's own state tools; no child
