@@ -85,6 +85,25 @@ class AgentVariantEndToEndTest {
     }
 
     @Test
+    void agentAndThinkTypedInTheTerminalChangeTheNextRequest() throws Exception {
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("One."), OpenAiStub.text("Two."),
+                OpenAiStub.text("Three."))) {
+            // stdin is no terminal: the line front end reads the lines as typed
+            Run run = QuiverProcess.run(workspace(), Map.of(), "first\n/agent plan\nsecond\n/think low\nthird\n/exit\n",
+                    "--model", "openai/o4-mini", "--base-url", model.baseUrl());
+            assertEquals(0, run.exitCode(), run.stderr());
+            List<JsonNode> requests = model.requests();
+            assertEquals(3, requests.size(), run.stdout());
+            assertEquals("medium", requests.get(0).path("reasoning_effort").asText());
+            assertTrue(toolNames(requests.get(0), "function").contains("write_file"));
+            assertEquals("high", requests.get(1).path("reasoning_effort").asText());
+            assertFalse(toolNames(requests.get(1), "function").contains("write_file"), requests.get(1).toString());
+            assertEquals("low", requests.get(2).path("reasoning_effort").asText());
+            assertFalse(toolNames(requests.get(2), "function").contains("bash"));
+        }
+    }
+
+    @Test
     void anUnknownAgentOrLevelIsAUsageErrorListingTheNames() throws Exception {
         Run agent = QuiverProcess.run(workspace(), Map.of(), "", "-p", "hi", "--agent", "turbo", "--model", "openai/test");
         assertEquals(2, agent.exitCode(), agent.stderr());
