@@ -186,7 +186,6 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
     @Override
     void respond(Out out, JsonNode request, Reply reply) throws IOException {
         boolean streaming = request.path("stream").asBoolean(false);
-        String model = request.path("model").asText("test");
         if (reply instanceof Delayed delayed) {
             sleep(delayed.delay());
             respond(out, request, delayed.reply());
@@ -197,16 +196,16 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
             out.json(failure.status(), headers, error(failure));
         } else if (reply instanceof Cut cut) {
             if (streaming) {
-                out.stream("text/event-stream; charset=utf-8", frames(model, cut.reply()), cut.afterEvents(),
+                out.stream("text/event-stream; charset=utf-8", frames(request, cut.reply()), cut.afterEvents(),
                         cut.clean(), -1, Duration.ZERO);
             } else {
-                out.cutJson(message(model, cut.reply()));
+                out.cutJson(message(request, cut.reply()));
             }
         } else if (reply instanceof Stall stall) {
-            out.stream("text/event-stream; charset=utf-8", frames(model, stall.reply()), -1, false,
+            out.stream("text/event-stream; charset=utf-8", frames(request, stall.reply()), -1, false,
                     stall.afterEvents(), stall.pause());
         } else if (reply instanceof StreamError streamError) {
-            List<String> frames = new ArrayList<>(frames(model, streamError.reply()).subList(0, streamError.afterEvents()));
+            List<String> frames = new ArrayList<>(frames(request, streamError.reply()).subList(0, streamError.afterEvents()));
             ObjectNode error = JSON.createObjectNode();
             error.put("type", "error");
             ObjectNode inner = error.putObject("error");
@@ -215,11 +214,11 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
             frames.add(frame("error", error));
             out.stream("text/event-stream; charset=utf-8", frames, -1, false, -1, Duration.ZERO);
         } else if (reply instanceof Paced paced) {
-            out.paced("text/event-stream; charset=utf-8", frames(model, paced.reply()), paced.pause());
+            out.paced("text/event-stream; charset=utf-8", frames(request, paced.reply()), paced.pause());
         } else if (streaming) {
-            out.stream("text/event-stream; charset=utf-8", frames(model, reply), -1, false, -1, Duration.ZERO);
+            out.stream("text/event-stream; charset=utf-8", frames(request, reply), -1, false, -1, Duration.ZERO);
         } else {
-            out.json(200, Map.of("request-id", "req_stub" + ids.incrementAndGet()), message(model, reply));
+            out.json(200, Map.of("request-id", "req_stub" + ids.incrementAndGet()), message(request, reply));
         }
     }
 
@@ -241,13 +240,28 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
         return body;
     }
 
-    private ObjectNode message(String model, Reply reply) {
+    /** Whether the request enabled extended thinking: the answer then starts with a signed thinking block, as Claude's does. */
+    private static boolean thinks(JsonNode request) {
+        return "enabled".equals(request.path("thinking").path("type").asText());
+    }
+
+    /** The signature of the thinking block of the answer with this message id, which the client must send back. */
+    public static String signature(String messageId) {
+        return "sig_" + messageId;
+    }
+
+    private ObjectNode message(JsonNode request, Reply reply) {
+        String model = request.path("model").asText("test");
         ObjectNode message = JSON.createObjectNode();
         message.put("id", "msg_01Stub" + ids.incrementAndGet());
         message.put("type", "message");
         message.put("role", "assistant");
         message.put("model", model);
         ArrayNode content = message.putArray("content");
+        if (thinks(request)) {
+            content.addObject().put("type", "thinking").put("thinking", THOUGHT)
+                    .put("signature", signature(message.get("id").asText()));
+        }
         String stopReason;
         if (reply instanceof Text text) {
             content.addObject().put("type", "text").put("text", text.text());
@@ -273,7 +287,8 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
         return message;
     }
 
-    private List<String> frames(String model, Reply reply) {
+    private List<String> frames(JsonNode request, Reply reply) {
+        String model = request.path("model").asText("test");
         List<String> frames = new ArrayList<>();
         ObjectNode start = JSON.createObjectNode();
         start.put("type", "message_start");
@@ -288,6 +303,9 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
         message.set("usage", usage(10, 1));
         frames.add(frame("message_start", start));
         int index = 0;
+        if (thinks(request)) {
+            thinkingBlock(frames, index++, signature(message.get("id").asText()));
+        }
         String stopReason;
         if (reply instanceof Text text) {
             textBlock(frames, index, text.text());
@@ -337,6 +355,29 @@ public final class AnthropicStub extends StubServer<AnthropicStub.Reply> {
         messageStop.put("type", "message_stop");
         frames.add(frame("message_stop", messageStop));
         return frames;
+    }
+
+    /** What a thinking block of the stub's says. */
+    public static final String THOUGHT = "Considering the request.";
+
+    private static void thinkingBlock(List<String> frames, int index, String signature) {
+        ObjectNode blockStart = JSON.createObjectNode();
+        blockStart.put("type", "content_block_start");
+        blockStart.put("index", index);
+        blockStart.putObject("content_block").put("type", "thinking").put("thinking", "");
+        frames.add(frame("content_block_start", blockStart));
+        frames.add(ping());
+        ObjectNode thought = JSON.createObjectNode();
+        thought.put("type", "content_block_delta");
+        thought.put("index", index);
+        thought.putObject("delta").put("type", "thinking_delta").put("thinking", THOUGHT);
+        frames.add(frame("content_block_delta", thought));
+        ObjectNode signed = JSON.createObjectNode();
+        signed.put("type", "content_block_delta");
+        signed.put("index", index);
+        signed.putObject("delta").put("type", "signature_delta").put("signature", signature);
+        frames.add(frame("content_block_delta", signed));
+        frames.add(stop(index));
     }
 
     private static void textBlock(List<String> frames, int index, String text) {

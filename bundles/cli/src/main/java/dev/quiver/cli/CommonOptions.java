@@ -51,6 +51,40 @@ final class CommonOptions {
             description = "Deny these calls in this run, on top of every rule: TOOL or TOOL(PATTERN), e.g. \"bash(git push *)\"")
     List<ToolRules> disallowedTools = new ArrayList<>();
 
+    @Option(names = "--agent", paramLabel = "NAME", converter = AgentName.class,
+            description = "Agent variant: default, quick, deep, plan or review (plan and review are offered no tool "
+                    + "that writes, runs or reaches the network)")
+    String agent;
+
+    @Option(names = "--think", paramLabel = "LEVEL", converter = ThinkingLevel.class,
+            description = "Thinking level over the agent variant's: off, low, medium, high or max")
+    String think;
+
+    /** picocli's converter for {@code --agent}: a variant's name, or a usage error (exit 2) listing them. */
+    static final class AgentName implements picocli.CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            return oneOf(value, RunOptions.AGENTS, "agent");
+        }
+    }
+
+    /** picocli's converter for {@code --think}: a level's name, or a usage error (exit 2) listing them. */
+    static final class ThinkingLevel implements picocli.CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            return oneOf(value, RunOptions.THINKING, "thinking level");
+        }
+    }
+
+    private static String oneOf(String value, List<String> names, String what) {
+        String name = value.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!names.contains(name)) {
+            throw new picocli.CommandLine.TypeConversionException("Unknown " + what + " \"" + value + "\". Available: "
+                    + String.join(", ", names));
+        }
+        return name;
+    }
+
     /** These options with unset values taken from the options given before the subcommand. */
     CommonOptions over(CommonOptions parent) {
         CommonOptions merged = new CommonOptions();
@@ -61,6 +95,8 @@ final class CommonOptions {
         merged.model = model != null ? model : parent.model;
         merged.baseUrl = baseUrl != null ? baseUrl : parent.baseUrl;
         merged.trustWorkspace = trustWorkspace || parent.trustWorkspace;
+        merged.agent = agent != null ? agent : parent.agent;
+        merged.think = think != null ? think : parent.think;
         merged.mcpConfig = new ArrayList<>(parent.mcpConfig);
         merged.mcpConfig.addAll(mcpConfig);
         merged.allowedTools = new ArrayList<>(parent.allowedTools);
@@ -83,13 +119,17 @@ final class CommonOptions {
         return new SessionOptions(root(), Optional.ofNullable(config), yolo, interactive, readOnly,
                 Optional.ofNullable(model).filter(s -> !s.isBlank()), Optional.ofNullable(baseUrl).filter(s -> !s.isBlank()),
                 resume, trustWorkspace, inspectOnly, mcpConfig.stream().map(file -> file.toAbsolutePath()).toList(),
-                run(RunOptions.DEFAULT_MAX_TURNS, Optional.empty()));
+                run(Optional.empty(), Optional.empty()));
     }
 
-    /** The run's settings: these options' tool rules with the step cap and system prompt text given. */
-    RunOptions run(int maxTurns, Optional<String> appendSystemPrompt) {
-        return new RunOptions(maxTurns, ToolRules.merged(allowedTools), ToolRules.merged(disallowedTools),
-                appendSystemPrompt);
+    /**
+     * The run's settings: these options' tool rules, agent variant and thinking level with the step cap
+     * (empty when not given: the variant's) and system prompt text given.
+     */
+    RunOptions run(Optional<Integer> maxTurns, Optional<String> appendSystemPrompt) {
+        return new RunOptions(maxTurns.orElse(RunOptions.DEFAULT_MAX_TURNS), ToolRules.merged(allowedTools),
+                ToolRules.merged(disallowedTools), appendSystemPrompt, Optional.ofNullable(agent),
+                Optional.ofNullable(think), maxTurns.isPresent());
     }
 
     /** The workspace: --workspace, else the current directory. */

@@ -69,8 +69,9 @@ final class RootCommand implements Callable<Integer> {
     Format format = Format.TEXT;
 
     @Option(names = "--max-turns", paramLabel = "N", converter = MaxTurns.class,
-            description = "Model requests one prompt may make (default 50); the turn stops there with exit code 4")
-    int maxTurns = dev.quiver.api.host.RunOptions.DEFAULT_MAX_TURNS;
+            description = "Model requests one prompt may make (default: the agent variant's, 50 for default); the turn "
+                    + "stops there with exit code 4")
+    Integer maxTurns;
 
     @Option(names = "--append-system-prompt", paramLabel = "TEXT",
             description = "Text added at the end of the system prompt of every step")
@@ -105,12 +106,13 @@ final class RootCommand implements Callable<Integer> {
 
     Session open(CommonOptions options, boolean interactive, PrintStream headerStream, java.util.Optional<String> resume) {
         // the tool rules of the options given (a subcommand's merged with the root's), the step cap and prompt text of the root
-        return open(options.session(interactive, resume).withRun(options.run(maxTurns, appended())), headerStream);
+        return open(options.session(interactive, resume).withRun(options.run(java.util.Optional.ofNullable(maxTurns),
+                appended())), headerStream);
     }
 
     /** The run's settings from the command line: the tool rules, the step cap and the system prompt's addition. */
     dev.quiver.api.host.RunOptions run() {
-        return common.run(maxTurns, appended());
+        return common.run(java.util.Optional.ofNullable(maxTurns), appended());
     }
 
     private java.util.Optional<String> appended() {

@@ -21,8 +21,14 @@ class HeaderTest {
 
     /** A session with a workspace, a model, two tool sets and the given "shell" config. */
     private static Session session(Optional<Object> shellConfig) {
+        return session(shellConfig, "default");
+    }
+
+    private static Session session(Optional<Object> shellConfig, String agent) {
         return (Session) Proxy.newProxyInstance(HeaderTest.class.getClassLoader(), new Class<?>[] {Session.class},
                 (proxy, method, args) -> switch (method.getName()) {
+                    case "agent" -> agent;
+                    case "thinking" -> "high";
                     case "workspace" -> Path.of("/ws");
                     case "model" -> Optional.of("openai/gpt");
                     case "toolSets" -> List.of("core", "extra");
@@ -44,6 +50,12 @@ class HeaderTest {
                     configsSeen.add(config);
                     return status.apply(config);
                 }));
+    }
+
+    @Test
+    void aVariantOtherThanDefaultIsNamedWithItsThinkingLevel() {
+        assertEquals("quiver 1.2.3 · workspace /ws · model openai/gpt · agent review (thinking high) · tools core, extra",
+                Header.line("1.2.3", session(Optional.empty(), "review"), Optional.empty()));
     }
 
     @Test

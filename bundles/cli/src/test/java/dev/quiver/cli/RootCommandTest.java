@@ -1,6 +1,7 @@
 package dev.quiver.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -63,6 +64,19 @@ class RootCommandTest {
         assertEquals(Map.of("bash", List.of("git diff *"), "read_file", List.of("*")), run.allowedTools());
         assertEquals(Map.of("bash", List.of("git push *")), run.disallowedTools());
         assertEquals(run, root.common.session(false).withRun(root.run()).run());
+        assertTrue(run.maxTurnsGiven());
+        assertEquals(java.util.Optional.empty(), run.agent());
+    }
+
+    @Test
+    void agentAndThinkReachTheRunAndAnUnsetMaxTurnsLeavesTheVariantsCap() {
+        dev.quiver.api.host.RunOptions run = parsed("-p", "x", "--agent", "Plan", "--think", "max").run();
+        assertEquals(java.util.Optional.of("plan"), run.agent());
+        assertEquals(java.util.Optional.of("max"), run.thinking());
+        assertFalse(run.maxTurnsGiven());
+        assertEquals(2, run("-p", "x", "--agent", "turbo"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(
+                "Unknown agent \"turbo\". Available: default, quick, deep, plan, review"), err.toString());
     }
 
     @Test

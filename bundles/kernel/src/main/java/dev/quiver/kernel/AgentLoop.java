@@ -87,7 +87,9 @@ final class AgentLoop {
     private List<ChatMessage> history;
     private volatile Notes notes = Notes.NONE;
     private volatile Instructions instructions = Instructions.NONE;
-    private int stepCap = STEP_CAP;
+    private volatile int stepCap = STEP_CAP;
+    /** The agent variant's paragraph of every step's prompt; empty for none. */
+    private volatile String variantPrompt = "";
     /** The user's text for the end of every step's system prompt ({@code --append-system-prompt}). */
     private Optional<String> appended = Optional.empty();
     /** The label of the subagent this loop is, whose calls the chain audits as its; empty for a session's own. */
@@ -133,6 +135,13 @@ final class AgentLoop {
     AgentLoop withRun(int maxTurns, Optional<String> appendSystemPrompt) {
         this.stepCap = maxTurns;
         this.appended = appendSystemPrompt;
+        return this;
+    }
+
+    /** The agent variant's step cap and prompt paragraph, from the next turn on ({@code /agent}). */
+    AgentLoop withVariant(int steps, String prompt) {
+        this.stepCap = steps;
+        this.variantPrompt = prompt;
         return this;
     }
 
@@ -320,8 +329,10 @@ final class AgentLoop {
     }
 
     private String systemPrompt(List<RegisteredTool> tools) {
+        String variant = variantPrompt;
         String built = SystemPrompt.build(workspace, tools, interactive, LocalDate.now(), compactedTurns,
-                chain.sections().render(), notes, chain.toolSections(tools), instructions.render());
+                chain.sections().render(), notes, chain.toolSections(tools), instructions.render())
+                + (variant.isEmpty() ? "" : variant + "\n");
         // the user's own words, last, so they have the final say over the defaults above
         return appended.map(text -> built + "\n" + text.strip() + "\n").orElse(built);
     }

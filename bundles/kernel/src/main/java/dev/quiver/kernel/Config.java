@@ -57,7 +57,8 @@ final class Config {
      * is one. {@code $schema} is the editor hint opencode's and VS Code's files carry. A key with a dot in
      * it is a plugin's own (by convention its bundle's symbolic name) and is not reported.
      */
-    static final Set<String> KNOWN = Set.of("$schema", "model", "baseUrl", "toolTimeout", "modelTimeout",
+    static final Set<String> KNOWN = Set.of("$schema", "model", "baseUrl", "agent", "thinking", "subagentModel",
+            "toolTimeout", "modelTimeout",
             "contextTokens", "toolSets", "permission", "shell", "net", "mcp", "mcpServers", "catalogs", "allowedModels",
             "allowedBaseUrls", "allowedMcpServers", "allowedCatalogs");
     /** The one key of a servers-only file: Claude Code's {@code .mcp.json} and {@code --mcp-config} files. */

@@ -25,6 +25,7 @@ import dev.quiver.langchain4j.ModelProvider;
 import dev.quiver.langchain4j.ModelSettings;
 import dev.quiver.langchain4j.QuiverHttpClientBuilder;
 import dev.quiver.langchain4j.RetryPolicy;
+import dev.quiver.langchain4j.Thinking;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,6 +59,14 @@ final class KernelSession implements Session {
     private final CallChain chain;
     private final ToolSets toolSets;
     private volatile Optional<ModelChoice> model;
+    /** The agent variant of the following turns ({@code --agent}, {@code /agent}, the config's {@code agent}). */
+    private volatile Variant variant = Variant.DEFAULT;
+    /** The thinking level chosen over the variant's ({@code --think}, {@code /think}, the config's {@code thinking}). */
+    private volatile Optional<Thinking> thinkingChosen = Optional.empty();
+    /** The cheaper model of explore and review subagents ({@code subagentModel}); empty for the session's. */
+    private final Optional<ModelChoice> subagentModel;
+    /** The models that were told once that they take no thinking level, as {@code PROVIDER/NAME}. */
+    private final Set<String> toldNoThinking = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /**
      * The base URL the start gave the model's provider ({@code --base-url} or {@code baseUrl}): a switch
      * to another model of that provider, even after another provider's, talks to the same server.
@@ -127,6 +136,8 @@ final class KernelSession implements Session {
         }
         this.model = chosen;
         chosen.ifPresent(choice -> choice.baseUrl().ifPresent(url -> startBaseUrls.put(choice.provider(), url)));
+        chooseVariant(options.run(), config, found);
+        this.subagentModel = subagentModel(config, found);
         PermissionEngine engine = new PermissionEngine(rules, workspace,
                 System.getenv().getOrDefault("HOME", System.getProperty("user.home")));
         String label = model.map(ModelChoice::label).orElse("none");
@@ -156,7 +167,7 @@ final class KernelSession implements Session {
                 .withCheckpoints(checkpoints::beforeCall);
         this.asking = new ModelAsk(this::askingModels, () -> recorder, workers);
         chain.withAsker(asking);
-        this.subagents = new Subagents(this::askingModels, this::offered, chain, workspace.root(),
+        this.subagents = new Subagents(this::childModels, this::offered, chain, workspace.root(),
                 options.interactive(), () -> recorder, contextTokens(), silenceLimit(), workers);
         chain.withSubagents(subagents);
         chain.withTrust(() -> {
@@ -243,6 +254,55 @@ final class KernelSession implements Session {
                             + "nothing. `quiver tools` lists the tools.");
                 }
             }
+        }
+    }
+
+    /**
+     * The variant and thinking level the session starts with: the command line's, else the config's. A bad
+     * name on the command line stops the session (the front end checks it first); one in a config file is
+     * reported and the default used.
+     */
+    private void chooseVariant(RunOptions run, Config config, List<String> warnings) {
+        if (run.agent().isPresent()) {
+            variant = Variant.named(run.agent().get(), " (--agent)");
+        } else {
+            config.text("agent").ifPresent(name -> {
+                try {
+                    variant = Variant.named(name, " (config key 'agent')");
+                } catch (HostException e) {
+                    warnings.add(e.getMessage() + " Using default.");
+                }
+            });
+        }
+        if (run.thinking().isPresent()) {
+            thinkingChosen = Optional.of(Variant.level(run.thinking().get(), " (--think)"));
+        } else {
+            config.text("thinking").ifPresent(name -> {
+                try {
+                    thinkingChosen = Optional.of(Variant.level(name, " (config key 'thinking')"));
+                } catch (HostException e) {
+                    warnings.add(e.getMessage() + " Using the agent variant's.");
+                }
+            });
+        }
+    }
+
+    /**
+     * The config's {@code subagentModel}, read as {@code model} is (an untrusted workspace's is held back),
+     * on the server the start chose for its provider; a bad one is reported and the session's model used.
+     */
+    private Optional<ModelChoice> subagentModel(Config config, List<String> warnings) {
+        try {
+            return config.text("subagentModel").map(spec -> {
+                ModelChoice named = ModelChoice.parse(spec, Optional.empty());
+                ModelChoice choice = new ModelChoice(named.provider(), named.name(),
+                        Optional.ofNullable(startBaseUrls.get(named.provider())));
+                checkAllowed(choice);
+                return choice;
+            });
+        } catch (HostException e) {
+            warnings.add("Config key 'subagentModel': " + e.getMessage() + " Subagents use the session's model.");
+            return Optional.empty();
         }
     }
 
@@ -340,7 +400,9 @@ final class KernelSession implements Session {
      * asked for, so no tool is activated: the header needs only set names.
      */
     private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
-        return registered.stream().filter(chain::offers).filter(toolSets::offers).toList();
+        Variant current = variant;
+        return registered.stream().filter(chain::offers).filter(tool -> current.offers(tool.access()))
+                .filter(toolSets::offers).toList();
     }
 
     /**
@@ -420,13 +482,75 @@ final class KernelSession implements Session {
             throw noProvider(choice.provider());
         }
         checkAllowed(choice);
-        AgentLoop.Models replacement = models(choice, modelTimeout());
+        AgentLoop.Models replacement = models(choice, modelTimeout(), thinkingLevel());
         replacement.chat(); // the provider's checks now: a base URL the policy refuses, a missing key
         model = Optional.of(choice);
         AgentLoop current = loop;
         if (current != null) {
             current.switchModels(replacement);
         }
+    }
+
+    @Override
+    public String agent() {
+        return variant.id();
+    }
+
+    @Override
+    public void switchAgent(String name) {
+        variant = Variant.named(name, "");
+        AgentLoop current = loop;
+        if (current != null) {
+            current.withVariant(stepCap(), variant.prompt);
+        }
+        thinkingChanged();
+    }
+
+    @Override
+    public String thinking() {
+        return thinkingLevel().id();
+    }
+
+    @Override
+    public void switchThinking(String level) {
+        thinkingChosen = Optional.of(Variant.level(level, ""));
+        thinkingChanged();
+    }
+
+    /** The level the next request asks for: the one chosen, else the variant's. */
+    private Thinking thinkingLevel() {
+        return thinkingChosen.orElse(variant.thinking);
+    }
+
+    /** The conversation's models built again for the level now asked for; the next request uses them. */
+    private void thinkingChanged() {
+        AgentLoop current = loop;
+        Optional<ModelChoice> choice = model;
+        if (current != null && choice.isPresent()) {
+            current.switchModels(models(choice.get(), modelTimeout(), thinkingLevel()));
+        }
+    }
+
+    /** A turn's step cap: {@code --max-turns} when given, else the variant's. */
+    private int stepCap() {
+        return options.run().maxTurnsGiven() ? options.run().maxTurns() : variant.stepCap;
+    }
+
+    /**
+     * Tells the user once per model that the level asked for is not sent: the model takes none. Only a level
+     * someone chose ({@code --think}, {@code /think}, the config, a variant other than default) is worth the
+     * line; the default's medium on a model without thinking is what every such session has.
+     */
+    private void tellIfNoThinking(ModelChoice choice, TurnListener listener) {
+        Thinking level = thinkingLevel();
+        boolean chosen = thinkingChosen.isPresent() || variant != Variant.DEFAULT;
+        if (!chosen || level == Thinking.OFF
+                || providers.apply(choice.provider()).map(p -> p.thinks(choice.name())).orElse(true)
+                || !toldNoThinking.add(choice.label())) {
+            return;
+        }
+        listener.notice(choice.label() + " takes no thinking level, so '" + level.id() + "' is not sent; its "
+                + "requests go without one. (Thinking levels reach OpenAI's reasoning models and Claude 3.7 or newer.)");
     }
 
     @Override
@@ -470,10 +594,13 @@ final class KernelSession implements Session {
                 + "(with --base-url http://HOST:PORT/v1 for an OpenAI-compatible server, or OPENAI_API_KEY for "
                 + "api.openai.com), or set \"model\" in ~/.config/quiver/config.json.")));
         if (loop == null) {
-            loop = new AgentLoop(models(choice, modelTimeout()), chain, this::offered, workspace.root(),
-                    options.interactive(), recorder, resumed, contextTokens(), silenceLimit(), workers).withNotes(notes)
-                    .withInstructions(instructions).withRun(options.run().maxTurns(), options.run().appendSystemPrompt());
+            loop = new AgentLoop(models(choice, modelTimeout(), thinkingLevel()), chain, this::offered,
+                    workspace.root(), options.interactive(), recorder, resumed, contextTokens(), silenceLimit(), workers)
+                    .withNotes(notes).withInstructions(instructions)
+                    .withRun(options.run().maxTurns(), options.run().appendSystemPrompt())
+                    .withVariant(stepCap(), variant.prompt);
         }
+        tellIfNoThinking(choice, listener);
         chain.newTurn();
         int turn = ++turnsSoFar;
         conversationTurns.add(turn);
@@ -539,20 +666,34 @@ final class KernelSession implements Session {
         return Duration.ofSeconds(config.limit("modelTimeout", DEFAULT_MODEL_TIMEOUT.toSeconds()));
     }
 
-    /** The session's model for a tool's question: the conversation's, built again only when it changes. */
+    /**
+     * The session's model for a tool's question: the conversation's without thinking (a commit message
+     * needs none), built again only when it changes.
+     */
     private synchronized Optional<AgentLoop.Models> askingModels() {
         Optional<ModelChoice> choice = model;
         if (choice.isPresent() && !choice.get().equals(askedFor)) {
-            askedModels = models(choice.get(), modelTimeout());
+            askedModels = models(choice.get(), modelTimeout(), Thinking.OFF);
             askedFor = choice.get();
         }
         return choice.map(chosen -> askedModels);
     }
 
+    /**
+     * A subagent's model: for explore and review children the config's {@code subagentModel} when it names
+     * one, else (and for workers) the session's, at the session's thinking level.
+     */
+    private Optional<AgentLoop.Models> childModels(dev.quiver.api.ToolContext.SubagentKind kind) {
+        Optional<ModelChoice> choice = kind == dev.quiver.api.ToolContext.SubagentKind.WORKER ? model
+                : subagentModel.or(() -> model);
+        return choice.map(chosen -> models(chosen, modelTimeout(), thinkingLevel()));
+    }
+
     /** The chosen model, built once per provider service: a provider bundle updated mid-session is picked up. */
-    private AgentLoop.Models models(ModelChoice choice, Duration timeout) {
+    private AgentLoop.Models models(ModelChoice choice, Duration timeout, Thinking thinking) {
         ModelSettings settings = new ModelSettings(choice.name(), choice.baseUrl(), timeout,
-                config.managedList("allowedBaseUrls").orElse(List.of()), notice -> retryNotices.get().accept(notice));
+                config.managedList("allowedBaseUrls").orElse(List.of()), notice -> retryNotices.get().accept(notice),
+                thinking);
         return new AgentLoop.Models() {
             private ModelProvider builtBy;
             private ChatModel chat;

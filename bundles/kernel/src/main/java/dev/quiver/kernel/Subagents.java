@@ -22,7 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * The subagents of a session ({@link dev.quiver.api.ToolContext#runSubagent}): each a child
- * {@link AgentLoop} with a conversation of its own, on the session's model and over the session's own
+ * {@link AgentLoop} with a conversation of its own, on the session's model (explore and review children on
+ * the config's {@code subagentModel} when it names one) and over the session's own
  * {@link CallChain}, so every call a child makes is decided, asked about and audited as the parent's
  * would be. A child is offered a narrowed copy of what the session offers at each step: explore and
  * review children the read tools alone, workers everything but the agent's own state tools; no child
@@ -37,7 +38,8 @@ final class Subagents implements CallChain.Delegate {
     /** The tool that starts subagents, never offered to one. */
     static final String TASK = "task";
 
-    private final Supplier<Optional<AgentLoop.Models>> models;
+    /** A child's model by its kind: explore and review children may have a cheaper one. */
+    private final java.util.function.Function<SubagentKind, Optional<AgentLoop.Models>> models;
     private final Supplier<List<RegisteredTool>> offered;
     private final CallChain chain;
     private final Path workspace;
@@ -51,7 +53,7 @@ final class Subagents implements CallChain.Delegate {
     private volatile Instructions instructions = Instructions.NONE;
     private volatile Optional<String> appended = Optional.empty();
 
-    Subagents(Supplier<Optional<AgentLoop.Models>> models, Supplier<List<RegisteredTool>> offered, CallChain chain,
+    Subagents(java.util.function.Function<SubagentKind, Optional<AgentLoop.Models>> models, Supplier<List<RegisteredTool>> offered, CallChain chain,
             Path workspace, boolean interactive, Supplier<SessionStore.Recorder> recorder, int contextTokens,
             Duration silenceLimit, Executor requests) {
         this.models = models;
@@ -83,7 +85,7 @@ final class Subagents implements CallChain.Delegate {
     @Override
     public String run(String label, SubagentKind kind, String prompt, TurnListener parent, CallContext call)
             throws ToolException {
-        AgentLoop.Models current = models.get().orElseThrow(() -> new ToolException("No model is configured for this "
+        AgentLoop.Models current = models.apply(kind).orElseThrow(() -> new ToolException("No model is configured for this "
                 + "session (a direct call, a batch or an MCP client's session without --model), so no subagent can "
                 + "run. Pass --model PROVIDER/NAME."));
         String name = label.isBlank() ? kind.name().toLowerCase(java.util.Locale.ROOT) : label.strip();

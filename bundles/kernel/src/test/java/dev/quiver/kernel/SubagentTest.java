@@ -59,7 +59,7 @@ class SubagentTest {
     private CallChainTest.PathTool writer;
 
     /** Starts a subagent as the agent set's {@code task} does. */
-    private static final class Delegating implements Tool {
+    static final class Delegating implements Tool {
         private final String name;
 
         Delegating(String name) {

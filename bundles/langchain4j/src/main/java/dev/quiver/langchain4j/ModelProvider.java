@@ -39,4 +39,14 @@ public interface ModelProvider {
      * @throws IllegalArgumentException as {@link #chatModel(ModelSettings)}
      */
     StreamingChatModel streamingChatModel(ModelSettings settings);
+
+    /**
+     * Whether the models this provider builds for the model {@code name} honour
+     * {@link ModelSettings#thinking}. The kernel tells the user once when a chosen level is not sent.
+     *
+     * @since 1.5
+     */
+    default boolean thinks(String name) {
+        return false;
+    }
 }

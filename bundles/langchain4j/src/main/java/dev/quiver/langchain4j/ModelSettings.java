@@ -16,9 +16,11 @@ import java.util.Optional;
  *     way it was chosen (the command line, the config, the environment, the provider's default).
  * @param retries told, in one line, each time a failed request is about to be tried again, so the user
  *     sees why the answer is late ({@code OpenAI answered HTTP 429; retrying in 4 s (attempt 2 of 5)})
+ * @param thinking how much the model should deliberate; a provider whose model takes no such setting
+ *     ignores it ({@link ModelProvider#thinks}). Since 1.5.
  */
 public record ModelSettings(String name, Optional<String> baseUrl, Duration timeout, java.util.List<String> allowedBaseUrls,
-        java.util.function.Consumer<String> retries) {
+        java.util.function.Consumer<String> retries, Thinking thinking) {
 
     public ModelSettings {
         Objects.requireNonNull(name, "name");
@@ -26,6 +28,13 @@ public record ModelSettings(String name, Optional<String> baseUrl, Duration time
         Objects.requireNonNull(timeout, "timeout");
         allowedBaseUrls = java.util.List.copyOf(allowedBaseUrls);
         Objects.requireNonNull(retries, "retries");
+        Objects.requireNonNull(thinking, "thinking");
+    }
+
+    /** Settings that ask for no thinking (the canonical constructor of 1.4). */
+    public ModelSettings(String name, Optional<String> baseUrl, Duration timeout, java.util.List<String> allowedBaseUrls,
+            java.util.function.Consumer<String> retries) {
+        this(name, baseUrl, timeout, allowedBaseUrls, retries, Thinking.OFF);
     }
 
     /** Settings whose retries are told to no one. */

@@ -7,10 +7,11 @@
  * (built by {@link dev.quiver.langchain4j.QuiverHttpClientBuilder}), which retries by Quiver's
  * {@link dev.quiver.langchain4j.RetryPolicy} and reports final failures as
  * {@link dev.quiver.langchain4j.ModelException}, one line for the user. 1.4 added the retry notices
- * ({@code ModelSettings.retries}, {@code QuiverHttpClientBuilder.retryNotices}).
+ * ({@code ModelSettings.retries}, {@code QuiverHttpClientBuilder.retryNotices}); 1.5 thinking levels
+ * ({@code Thinking}, {@code ModelSettings.thinking}, {@code ModelProvider.thinks}).
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package dev.quiver.langchain4j;
 
 import org.osgi.annotation.bundle.Export;

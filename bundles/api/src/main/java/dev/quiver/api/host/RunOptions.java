@@ -20,13 +20,34 @@ import java.util.Optional;
  *     managed policy
  * @param disallowedTools deny rules for this run, in the same form, on top of every layer
  * @param appendSystemPrompt text added at the end of every step's system prompt; empty for none
+ * @param agent the agent variant ({@code --agent}), one of {@link #AGENTS}; empty for the config's, else
+ *     {@code default}. Since 1.4.
+ * @param thinking the thinking level ({@code --think}), one of {@link #THINKING}; empty for the config's,
+ *     else the variant's. Since 1.4.
+ * @param maxTurnsGiven whether {@code maxTurns} was chosen ({@code --max-turns}); when not, the agent
+ *     variant's step cap applies. Since 1.4.
  * @since 1.3
  */
 public record RunOptions(int maxTurns, Map<String, List<String>> allowedTools,
-        Map<String, List<String>> disallowedTools, Optional<String> appendSystemPrompt) {
+        Map<String, List<String>> disallowedTools, Optional<String> appendSystemPrompt, Optional<String> agent,
+        Optional<String> thinking, boolean maxTurnsGiven) {
 
-    /** Model requests one prompt may make unless {@code --max-turns} says otherwise. */
+    /** Model requests one prompt may make unless {@code --max-turns} or the agent variant says otherwise. */
     public static final int DEFAULT_MAX_TURNS = 50;
+
+    /**
+     * The agent variants, {@code default} first.
+     *
+     * @since 1.4
+     */
+    public static final List<String> AGENTS = List.of("default", "quick", "deep", "plan", "review");
+
+    /**
+     * The thinking levels, least first.
+     *
+     * @since 1.4
+     */
+    public static final List<String> THINKING = List.of("off", "low", "medium", "high", "max");
 
     /** Nothing set on the command line. */
     public static final RunOptions DEFAULT = new RunOptions(DEFAULT_MAX_TURNS, Map.of(), Map.of(), Optional.empty());
@@ -38,6 +59,18 @@ public record RunOptions(int maxTurns, Map<String, List<String>> allowedTools,
         allowedTools = copy(allowedTools);
         disallowedTools = copy(disallowedTools);
         Objects.requireNonNull(appendSystemPrompt, "appendSystemPrompt");
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(thinking, "thinking");
+    }
+
+    /**
+     * The settings of 1.3: no variant or level chosen; a step cap other than {@link #DEFAULT_MAX_TURNS}
+     * counts as chosen.
+     */
+    public RunOptions(int maxTurns, Map<String, List<String>> allowedTools, Map<String, List<String>> disallowedTools,
+            Optional<String> appendSystemPrompt) {
+        this(maxTurns, allowedTools, disallowedTools, appendSystemPrompt, Optional.empty(), Optional.empty(),
+                maxTurns != DEFAULT_MAX_TURNS);
     }
 
     /** An unmodifiable copy that keeps the order the rules were given in. */

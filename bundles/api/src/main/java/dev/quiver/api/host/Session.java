@@ -85,6 +85,37 @@ public interface Session extends AutoCloseable {
      */
     void switchModel(String spec);
 
+    /**
+     * The agent variant the following turns use: one of {@link RunOptions#AGENTS}.
+     *
+     * @since 1.4
+     */
+    String agent();
+
+    /**
+     * Switches the agent variant for the following turns: its tools, step cap, prompt section and, unless a
+     * level was chosen ({@link #switchThinking}, {@code --think}), its thinking level.
+     *
+     * @throws HostException when the name is none of {@link RunOptions#AGENTS}
+     * @since 1.4
+     */
+    void switchAgent(String name);
+
+    /**
+     * The thinking level the following requests ask for: one of {@link RunOptions#THINKING}.
+     *
+     * @since 1.4
+     */
+    String thinking();
+
+    /**
+     * Sets the thinking level from the next model request on, over the variant's own.
+     *
+     * @throws HostException when the level is none of {@link RunOptions#THINKING}
+     * @since 1.4
+     */
+    void switchThinking(String level);
+
     /** Compacts the conversation now, as it would be when it no longer fits; returns what was done. */
     String compact();
 

@@ -45,6 +45,10 @@ public final class Commands {
             new Command("install", "NAME", "install a bundle a catalogue offers; its tools come with the next step"),
             new Command("remove", "NAME", "remove a bundle installed from a catalogue"),
             new Command("model", "[PROVIDER/NAME]", "show the model, or switch it for the following turns"),
+            new Command("agent", "[NAME]", "list the agent variants (the current one marked), or switch to one: "
+                    + "its tools, step cap and thinking level from the next turn on"),
+            new Command("think", "[LEVEL]", "show the thinking level, or set it (off, low, medium, high, max) over "
+                    + "the variant's from the next request on"),
             new Command("output", "[N]", "the session's last calls; with N, the whole output of the Nth newest"),
             new Command("compact", "", "compact the conversation now"),
             new Command("init", "[FOCUS]", "ask the model to look through the repository and write a first AGENTS.md "
@@ -130,6 +134,8 @@ public final class Commands {
                 case "bash" -> bash(command.argument());
                 case "bundles", "install", "remove" -> platform(command);
                 case "model" -> model(command.argument());
+                case "agent" -> agent(command.argument());
+                case "think" -> think(command.argument());
                 case "output" -> output(command.argument());
                 case "compact" -> sink.notice(session.compact());
                 case "clear" -> {
@@ -274,6 +280,28 @@ public final class Commands {
         }
         session.switchModel(argument);
         sink.notice("model " + session.model().orElse(argument) + " from the next turn on");
+    }
+
+    private void agent(String argument) {
+        if (argument.isEmpty()) {
+            for (String name : dev.quiver.api.host.RunOptions.AGENTS) {
+                sink.line((name.equals(session.agent()) ? "* " : "  ") + name);
+            }
+            sink.line("(/agent NAME switches; thinking " + session.thinking() + ")");
+            return;
+        }
+        session.switchAgent(argument);
+        sink.notice("agent " + session.agent() + " (thinking " + session.thinking() + ") from the next turn on");
+    }
+
+    private void think(String argument) {
+        if (argument.isEmpty()) {
+            sink.line("thinking " + session.thinking() + " (/think LEVEL sets it: "
+                    + String.join(", ", dev.quiver.api.host.RunOptions.THINKING) + ")");
+            return;
+        }
+        session.switchThinking(argument);
+        sink.notice("thinking " + session.thinking() + " from the next request on");
     }
 
     /** Shows what undoing would restore, asks, then undoes and shows what it did. */

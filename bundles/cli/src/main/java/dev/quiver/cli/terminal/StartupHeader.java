@@ -32,6 +32,12 @@ public final class StartupHeader {
         first.style(AttributedStyle.BOLD).append("quiver ").append(version);
         first.style(Markdown.FAINT).append(" · ");
         first.style(AttributedStyle.DEFAULT).append("model ").append(session.model().orElse("none"));
+        if (!session.agent().equals("default")) {
+            // a variant changes what is offered and how hard the model thinks: worth saying from the start
+            first.style(Markdown.FAINT).append(" · ");
+            first.style(AttributedStyle.DEFAULT).append("agent " + session.agent() + " (thinking " + session.thinking()
+                    + ")");
+        }
         first.style(Markdown.FAINT).append(" · ");
         first.style(AttributedStyle.DEFAULT).append(session.workspace().toString());
         lines.add(first.toAttributedString());

@@ -187,6 +187,37 @@ final class FakeSession implements Session {
         model = spec;
     }
 
+    /** The variant and level /agent and /think set. */
+    volatile String agent = "default";
+    volatile String thinking = "medium";
+
+    @Override
+    public String agent() {
+        return agent;
+    }
+
+    @Override
+    public void switchAgent(String name) {
+        if (!dev.quiver.api.host.RunOptions.AGENTS.contains(name)) {
+            throw new dev.quiver.api.host.HostException("Unknown agent \"" + name + "\". Available: "
+                    + String.join(", ", dev.quiver.api.host.RunOptions.AGENTS) + ".");
+        }
+        agent = name;
+    }
+
+    @Override
+    public String thinking() {
+        return thinking;
+    }
+
+    @Override
+    public void switchThinking(String level) {
+        if (!dev.quiver.api.host.RunOptions.THINKING.contains(level)) {
+            throw new dev.quiver.api.host.HostException("Unknown thinking level \"" + level + "\".");
+        }
+        thinking = level;
+    }
+
     @Override
     public String compact() {
         return "Nothing to compact.";

@@ -72,6 +72,25 @@ class LineFrontEndTest {
     }
 
     @Test
+    void agentListsTheVariantsWithTheCurrentMarkedAndAgentAndThinkSwitchBeforeTheNextPrompt() {
+        FakeSession session = new FakeSession(dir);
+        List<String> seen = new ArrayList<>();
+        session.turns.add((s, listener) -> {
+            seen.add(session.agent() + "/" + session.thinking());
+            return "";
+        });
+        String output = run(session, "/agent\n/agent plan\n/think low\n/agent turbo\n/think lots\nplan it\n/agent\n"
+                + "/exit\n");
+        assertEquals(List.of("plan/low"), seen, "the prompt after the switches ran with them");
+        assertTrue(output.contains("* default\n  quick\n  deep\n  plan\n  review\n"), output);
+        assertTrue(output.contains("  default\n  quick\n  deep\n* plan\n  review\n"), output);
+        assertTrue(output.contains("agent plan (thinking "), output);
+        assertTrue(output.contains("thinking low from the next request on"), output);
+        assertTrue(output.contains("Unknown agent \"turbo\". Available: default, quick, deep, plan, review."), output);
+        assertTrue(output.contains("Unknown thinking level \"lots\""), output);
+    }
+
+    @Test
     void initInLineModeIsATurnWithTheInitPromptNotAnUnknownCommand() {
         FakeSession session = new FakeSession(dir);
         String output = run(session, "/init\n/exit\n");

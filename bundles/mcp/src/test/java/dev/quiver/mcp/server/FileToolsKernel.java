@@ -175,6 +175,26 @@ final class FileToolsKernel implements Kernel {
         }
 
         @Override
+        public String agent() {
+            return "default";
+        }
+
+        @Override
+        public void switchAgent(String name) {
+            throw new UnsupportedOperationException("no agent in these tests");
+        }
+
+        @Override
+        public String thinking() {
+            return "off";
+        }
+
+        @Override
+        public void switchThinking(String level) {
+            throw new UnsupportedOperationException("no model in these tests");
+        }
+
+        @Override
         public String compact() {
             throw new UnsupportedOperationException("no conversation in these tests");
         }

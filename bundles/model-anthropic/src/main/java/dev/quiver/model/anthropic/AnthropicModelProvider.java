@@ -60,26 +60,62 @@ public class AnthropicModelProvider implements ModelProvider {
     @Override
     public ChatModel chatModel(ModelSettings settings) {
         Target target = target(settings);
-        return AnthropicChatModel.builder()
+        int budget = thinkingBudget(settings);
+        AnthropicChatModel.AnthropicChatModelBuilder builder = AnthropicChatModel.builder()
                 .httpClientBuilder(http(target, settings))
                 .baseUrl(target.apiUrl())
                 .apiKey(target.key())
                 .modelName(settings.name())
-                .maxTokens(MAX_TOKENS)
-                .maxRetries(0)
-                .build();
+                .maxTokens(MAX_TOKENS + budget)
+                .maxRetries(0);
+        if (budget > 0) {
+            // the thinking blocks (with their signatures) must go back with the tool results that follow them
+            builder.thinkingType("enabled").thinkingBudgetTokens(budget).returnThinking(true).sendThinking(true);
+        }
+        return builder.build();
     }
 
     @Override
     public StreamingChatModel streamingChatModel(ModelSettings settings) {
         Target target = target(settings);
-        return AnthropicStreamingChatModel.builder()
+        int budget = thinkingBudget(settings);
+        AnthropicStreamingChatModel.AnthropicStreamingChatModelBuilder builder = AnthropicStreamingChatModel.builder()
                 .httpClientBuilder(http(target, settings))
                 .baseUrl(target.apiUrl())
                 .apiKey(target.key())
                 .modelName(settings.name())
-                .maxTokens(MAX_TOKENS)
-                .build();
+                .maxTokens(MAX_TOKENS + budget);
+        if (budget > 0) {
+            builder.thinkingType("enabled").thinkingBudgetTokens(budget).returnThinking(true).sendThinking(true);
+        }
+        return builder.build();
+    }
+
+    /**
+     * Extended thinking came with Claude 3.7; the older models answer HTTP 400 to a request that
+     * enables it.
+     */
+    @Override
+    public boolean thinks(String name) {
+        return !name.toLowerCase(java.util.Locale.ROOT)
+                .matches("claude-(instant|2|3-haiku|3-sonnet|3-opus|3-5-).*");
+    }
+
+    /**
+     * The {@code budget_tokens} of a level, 0 for none. Anthropic's minimum is 1,024 and
+     * {@code max_tokens} must exceed the budget, so the answer's own {@link #MAX_TOKENS} are added on top.
+     */
+    int thinkingBudget(ModelSettings settings) {
+        if (!thinks(settings.name())) {
+            return 0;
+        }
+        return switch (settings.thinking()) {
+            case OFF -> 0;
+            case LOW -> 2_048;
+            case MEDIUM -> 8_192;
+            case HIGH -> 16_384;
+            case MAX -> 32_768;
+        };
     }
 
     /**

@@ -26,6 +26,7 @@ import dev.quiver.langchain4j.ModelException;
 import dev.quiver.langchain4j.ModelException.Kind;
 import dev.quiver.langchain4j.ModelSettings;
 import dev.quiver.langchain4j.RetryPolicy;
+import dev.quiver.langchain4j.Thinking;
 import dev.quiver.testing.AnthropicStub;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -73,6 +74,70 @@ class AnthropicModelProviderTest {
 
     private static ChatRequest withTools(List<ChatMessage> messages) {
         return ChatRequest.builder().messages(messages).toolSpecifications(READ_FILE, GLOB).build();
+    }
+
+    private static ModelSettings thinking(String name, String baseUrl, Thinking level) {
+        return new ModelSettings(name, Optional.of(baseUrl), Duration.ofSeconds(10), List.of(), retry -> { }, level);
+    }
+
+    @Test
+    void aThinkingLevelIsAnEnabledBudgetBelowMaxTokensOnBothModels() throws Exception {
+        try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.text("a"), AnthropicStub.text("b"),
+                AnthropicStub.text("c"), AnthropicStub.text("d"))) {
+            provider().chatModel(thinking("claude-sonnet-4-5", stub.baseUrl(), Thinking.HIGH)).chat(plain("hi"));
+            StreamedChat.chat(provider().streamingChatModel(thinking("claude-sonnet-4-5", stub.baseUrl(), Thinking.LOW)),
+                    plain("hi"));
+            provider().chatModel(thinking("claude-opus-4-1", stub.baseUrl(), Thinking.MAX)).chat(plain("hi"));
+            provider().chatModel(thinking("claude-sonnet-4-5", stub.baseUrl(), Thinking.OFF)).chat(plain("hi"));
+            int[] budgets = {16_384, 2_048, 32_768};
+            for (int i = 0; i < budgets.length; i++) {
+                JsonNode sent = stub.requests().get(i);
+                assertEquals("enabled", sent.path("thinking").path("type").asText(), sent.toString());
+                assertEquals(budgets[i], sent.path("thinking").path("budget_tokens").asInt());
+                // the Messages API refuses a budget that is not below max_tokens
+                assertEquals(budgets[i] + AnthropicModelProvider.MAX_TOKENS, sent.get("max_tokens").asInt());
+            }
+            JsonNode off = stub.requests().get(3);
+            assertFalse(off.has("thinking"), off.toString());
+            assertEquals(AnthropicModelProvider.MAX_TOKENS, off.get("max_tokens").asInt());
+        }
+    }
+
+    @Test
+    void withThinkingTheSignedThinkingBlockGoesBackBeforeTheToolUseItPreceded() throws Exception {
+        // the Messages API refuses tool results after an assistant turn that lost its thinking block
+        try (AnthropicStub stub = AnthropicStub.start(
+                AnthropicStub.toolUse(AnthropicStub.call("read_file", "{\"path\":\"a.txt\"}")),
+                AnthropicStub.text("done"))) {
+            StreamingChatModel model = provider().streamingChatModel(thinking("claude-sonnet-4-5", stub.baseUrl(),
+                    Thinking.MEDIUM));
+            List<ChatMessage> messages = new ArrayList<>(List.of(UserMessage.from("look")));
+            StreamedChat first = StreamedChat.chat(model, withTools(messages));
+            assertNull(first.error);
+            messages.add(first.response.aiMessage());
+            messages.add(ToolExecutionResultMessage.from(first.response.aiMessage().toolExecutionRequests().get(0),
+                    "contents"));
+            StreamedChat second = StreamedChat.chat(model, withTools(messages));
+            assertNull(second.error);
+            assertEquals("done", second.text());
+
+            JsonNode assistant = stub.requests().get(1).get("messages").get(1);
+            JsonNode thought = assistant.get("content").get(0);
+            assertEquals("thinking", thought.get("type").asText(), assistant.toString());
+            assertEquals(AnthropicStub.THOUGHT, thought.get("thinking").asText());
+            assertTrue(thought.get("signature").asText().startsWith("sig_msg_"), thought.toString());
+            assertEquals("tool_use", assistant.get("content").get(1).get("type").asText());
+        }
+    }
+
+    @Test
+    void aClaudeOlderThanExtendedThinkingIsNotAskedForIt() throws Exception {
+        try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.text("a"))) {
+            assertFalse(provider().thinks("claude-3-5-sonnet-20241022"));
+            assertTrue(provider().thinks("claude-3-7-sonnet-latest"));
+            provider().chatModel(thinking("claude-3-5-haiku-latest", stub.baseUrl(), Thinking.HIGH)).chat(plain("hi"));
+            assertFalse(stub.requests().get(0).has("thinking"), stub.requests().get(0).toString());
+        }
     }
 
     @Test

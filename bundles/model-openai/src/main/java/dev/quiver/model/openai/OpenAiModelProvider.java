@@ -61,6 +61,7 @@ public class OpenAiModelProvider implements ModelProvider {
                 .baseUrl(target.baseUrl())
                 .apiKey(target.key())
                 .modelName(settings.name())
+                .reasoningEffort(reasoningEffort(settings).orElse(null))
                 .maxRetries(0)
                 .build();
         return new ParallelToolCalls.Chat(model);
@@ -74,8 +75,37 @@ public class OpenAiModelProvider implements ModelProvider {
                 .baseUrl(target.baseUrl())
                 .apiKey(target.key())
                 .modelName(settings.name())
+                .reasoningEffort(reasoningEffort(settings).orElse(null))
                 .build();
         return new ParallelToolCalls.Streaming(model);
+    }
+
+    /**
+     * The reasoning models: OpenAI's o-series, GPT-5 and gpt-oss (also as served by compatible servers,
+     * by their name's last part). Every other chat model answers HTTP 400 to a request carrying
+     * {@code reasoning_effort}, so it is sent to these alone.
+     */
+    @Override
+    public boolean thinks(String name) {
+        String model = name.substring(name.lastIndexOf('/') + 1).toLowerCase(java.util.Locale.ROOT);
+        return model.matches("o[1-9].*") || model.startsWith("gpt-5") || model.startsWith("gpt-oss")
+                || model.startsWith("codex");
+    }
+
+    /**
+     * {@code reasoning_effort} for the level: off sends none (the model's own default), max asks for
+     * {@code high}, the most every reasoning model takes.
+     */
+    Optional<String> reasoningEffort(ModelSettings settings) {
+        if (!thinks(settings.name())) {
+            return Optional.empty();
+        }
+        return switch (settings.thinking()) {
+            case OFF -> Optional.empty();
+            case LOW -> Optional.of("low");
+            case MEDIUM -> Optional.of("medium");
+            case HIGH, MAX -> Optional.of("high");
+        };
     }
 
     /**

@@ -26,6 +26,7 @@ import dev.quiver.langchain4j.ModelException;
 import dev.quiver.langchain4j.ModelException.Kind;
 import dev.quiver.langchain4j.ModelSettings;
 import dev.quiver.langchain4j.RetryPolicy;
+import dev.quiver.langchain4j.Thinking;
 import dev.quiver.testing.OpenAiStub;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -68,6 +69,40 @@ class OpenAiModelProviderTest {
 
     private static ChatRequest withTools(List<ChatMessage> messages) {
         return ChatRequest.builder().messages(messages).toolSpecifications(READ_FILE, GLOB).build();
+    }
+
+    private static ModelSettings thinking(String name, String baseUrl, Thinking level) {
+        return new ModelSettings(name, Optional.of(baseUrl), Duration.ofSeconds(10), List.of(), retry -> { }, level);
+    }
+
+    @Test
+    void aThinkingLevelReachesAReasoningModelAsReasoningEffortOnBothModels() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("a"), OpenAiStub.text("b"), OpenAiStub.text("c"),
+                OpenAiStub.text("d"))) {
+            provider().chatModel(thinking("o4-mini", stub.baseUrl(), Thinking.HIGH)).chat(withTools(
+                    List.of(UserMessage.from("hi"))));
+            StreamedChat.chat(provider().streamingChatModel(thinking("gpt-5", stub.baseUrl(), Thinking.LOW)),
+                    ChatRequest.builder().messages(UserMessage.from("hi")).build());
+            provider().chatModel(thinking("o3", stub.baseUrl(), Thinking.MAX)).chat("hi");
+            provider().chatModel(thinking("o3", stub.baseUrl(), Thinking.OFF)).chat("hi");
+            assertEquals("high", stub.requests().get(0).path("reasoning_effort").asText(), stub.requests().get(0).toString());
+            // the tools' own request parameter is kept beside it
+            assertTrue(stub.requests().get(0).path("parallel_tool_calls").asBoolean());
+            assertEquals("low", stub.requests().get(1).path("reasoning_effort").asText());
+            assertEquals("high", stub.requests().get(2).path("reasoning_effort").asText(), "max asks for the most there is");
+            assertFalse(stub.requests().get(3).has("reasoning_effort"), "off sends none: " + stub.requests().get(3));
+        }
+    }
+
+    @Test
+    void aModelThatDoesNotReasonGetsNoReasoningEffortItWouldRefuse() throws Exception {
+        try (OpenAiStub stub = OpenAiStub.start(OpenAiStub.text("a"))) {
+            assertFalse(provider().thinks("gpt-4.1"));
+            assertTrue(provider().thinks("o4-mini"));
+            assertTrue(provider().thinks("openai/gpt-oss-120b"));
+            provider().chatModel(thinking("gpt-4.1", stub.baseUrl(), Thinking.HIGH)).chat("hi");
+            assertFalse(stub.requests().get(0).has("reasoning_effort"), stub.requests().get(0).toString());
+        }
     }
 
     @Test
