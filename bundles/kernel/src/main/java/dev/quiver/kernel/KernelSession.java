@@ -340,7 +340,9 @@ final class KernelSession implements Session {
      * asked for, so no tool is activated: the header needs only set names.
      */
     private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
-        return registered.stream().filter(chain::offers).filter(toolSets::offers).toList();
+        return registered.stream().filter(chain::offers).filter(toolSets::offers)
+                // a question no one can answer is withheld: headless, the prompt says to decide instead
+                .filter(tool -> options.interactive() || !tool.name().equals(CallChain.ASK_USER)).toList();
     }
 
     /**

@@ -13,10 +13,11 @@
  * {@code --mcp-config} files of a run, the command line's other settings of a run
  * ({@link dev.quiver.api.host.RunOptions}, {@code SessionOptions.run}), three listener events for
  * machine-readable output ({@code TurnListener.callStarted} with the call's id, {@code callDecided},
- * {@code retrying}) and {@code ApprovalRequest.diff}.
+ * {@code retrying}) and {@code ApprovalRequest.diff}; 1.4 {@code TurnListener.ask}, a tool's question for
+ * the person at the front end.
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package dev.quiver.api.host;
 
 import org.osgi.annotation.bundle.Export;
