@@ -474,7 +474,8 @@ final class KernelSession implements Session {
         if (loop == null) {
             loop = new AgentLoop(models(choice, modelTimeout()), chain, this::offered, workspace.root(),
                     options.interactive(), recorder, resumed, contextTokens(), silenceLimit(), workers).withNotes(notes)
-                    .withInstructions(instructions).withRun(options.run().maxTurns(), options.run().appendSystemPrompt());
+                    .withInstructions(instructions).withRun(options.run().maxTurns(), options.run().appendSystemPrompt())
+                    .withSummaries(asking);
         }
         chain.newTurn();
         int turn = ++turnsSoFar;
