@@ -342,7 +342,9 @@ final class KernelSession implements Session {
     private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
         return registered.stream().filter(chain::offers).filter(toolSets::offers)
                 // a question no one can answer is withheld: headless, the prompt says to decide instead
-                .filter(tool -> options.interactive() || !tool.name().equals(CallChain.ASK_USER)).toList();
+                // (quiver tools and check list what a session offers where someone answers)
+                .filter(tool -> options.interactive() || options.inspectOnly() || !tool.name().equals(CallChain.ASK_USER))
+                .toList();
     }
 
     /**

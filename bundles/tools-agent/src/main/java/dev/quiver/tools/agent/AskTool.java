@@ -51,8 +51,10 @@ public class AskTool implements Tool {
         if (answer.isEmpty() || answer.get().isEmpty()) {
             return ToolResult.of(DISMISSED);
         }
-        if (question.options().isEmpty()) {
-            return ToolResult.of("The user answered: " + answer.get().get(0));
+        List<String> labels = question.options().stream().map(UserQuestion.Option::label).toList();
+        if (!labels.containsAll(answer.get())) {
+            // no options, or the user typed an answer of their own instead of choosing one
+            return ToolResult.of("The user answered: " + String.join(", ", answer.get()));
         }
         return ToolResult.of("The user chose: " + String.join(", ", answer.get()));
     }

@@ -64,6 +64,13 @@ class AskToolTest {
     }
 
     @Test
+    void anAnswerTypedInsteadOfAnOptionIsReportedAsTheUsersOwn() throws Exception {
+        Answering context = new Answering(Optional.of(List.of("neither, use files")));
+        assertEquals("The user answered: neither, use files", new AskTool().call(arguments(Map.of("question",
+                "Which db?", "options", List.of(Map.of("label", "Postgres"), Map.of("label", "SQLite")))), context).text());
+    }
+
+    @Test
     void aDismissedQuestionTellsTheModelToUseItsJudgement() throws Exception {
         Answering context = new Answering(Optional.empty());
         assertEquals(AskTool.DISMISSED, new AskTool().call(arguments(Map.of("question", "Tabs?", "options",
