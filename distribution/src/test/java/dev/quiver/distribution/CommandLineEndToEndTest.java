@@ -83,7 +83,9 @@ class CommandLineEndToEndTest {
                 assertEquals("allow", tool.get("decision").asText(), tool.toString());
             }
         }
-        assertEquals(List.of("forget", "recall", "remember", "skill", "task", "todo_write"), agent.stream().sorted().toList());
+        // ask is listed as an interactive session offers it; -p and batches withhold it
+        assertEquals(List.of("ask", "forget", "recall", "remember", "skill", "task", "todo_write"),
+                agent.stream().sorted().toList());
         // the git set: everything reads and is allowed, except git_commit, which writes and asks
         java.util.Map<String, String> git = new java.util.TreeMap<>();
         for (JsonNode tool : tools) {

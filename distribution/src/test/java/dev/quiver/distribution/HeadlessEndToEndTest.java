@@ -109,6 +109,20 @@ class HeadlessEndToEndTest {
     }
 
     @Test
+    void aHeadlessRunWithholdsAskFromTheWireAndItsPromptSaysToDecide() throws Exception {
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("Decided: SQLite."))) {
+            Run run = quiver(workspace(), model, "-p", "Set up storage");
+            assertEquals(0, run.exitCode(), run.stderr());
+            JsonNode request = model.requests().get(0);
+            List<String> offered = new ArrayList<>();
+            request.path("tools").forEach(tool -> offered.add(tool.path("function").path("name").asText()));
+            assertTrue(offered.contains("todo_write") && !offered.contains("ask"), offered.toString());
+            String system = request.path("messages").get(0).path("content").asText();
+            assertTrue(system.contains("Do not ask questions; decide, and state your assumption."), system);
+        }
+    }
+
+    @Test
     void aFileToolsResultCarriesTheDiffOfWhatItWrote() throws Exception {
         try (OpenAiStub model = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("write_file", "{\"path\":\"NOTES.md\",\"content\":\"one\\ntwo\\n\"}")),

@@ -167,6 +167,35 @@ class TerminalEndToEndTest {
     }
 
     @Test
+    void theModelsQuestionIsAPickerWhoseChoiceTheNextRequestCarries() throws Exception {
+        assumeTrue(tmuxInstalled(), "tmux is not installed");
+        Path workspace = Files.createDirectories(temp.resolve("ws"));
+        Path home = Files.createDirectories(temp.resolve("home"));
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("ask", "{\"question\":\"Which database?\",\"options\":["
+                        + "{\"label\":\"Postgres\",\"detail\":\"what production runs\"},{\"label\":\"SQLite\"}]}")),
+                OpenAiStub.text("Using SQLite."));
+                Tmux tmux = new Tmux()) {
+            tmux.start(workspace, List.of("HOME=" + home, "XDG_CONFIG_HOME=" + home.resolve(".config"),
+                    "XDG_STATE_HOME=" + home.resolve(".state"), "TERM=xterm-256color", "OPENAI_API_KEY="),
+                    List.of(QuiverProcess.distribution().resolve("bin/quiver").toString(), "Set up storage", "--model",
+                            "openai/test", "--base-url", model.baseUrl()));
+            String screen = tmux.await("enter chooses");
+            assertTrue(screen.contains("? Which database?") && screen.contains("› 1. Postgres (recommended)"), screen);
+            tmux.press("Down");
+            tmux.await("› 2. SQLite");
+            tmux.press("Enter");
+            screen = tmux.await("Using SQLite.");
+            assertTrue(screen.contains("→ SQLite"), screen);
+            List<String> offered = new ArrayList<>();
+            model.requests().get(0).path("tools").forEach(tool -> offered.add(tool.path("function").path("name").asText()));
+            assertTrue(offered.contains("ask"), offered.toString());
+            assertTrue(model.requests().get(1).toString().contains("The user chose: SQLite"),
+                    model.requests().get(1).toString());
+        }
+    }
+
+    @Test
     void aPromptArgumentIsSentAsSoonAsTheTerminalIsUpAndUpArrowBringsItBack() throws Exception {
         assumeTrue(tmuxInstalled(), "tmux is not installed");
         Path workspace = Files.createDirectories(temp.resolve("ws"));

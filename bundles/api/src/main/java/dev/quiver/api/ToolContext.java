@@ -121,6 +121,23 @@ public interface ToolContext {
         throw new ToolException("Subagents are not available to this call.");
     }
 
+    /**
+     * Asks the person at the front end a question and waits for the answer: a picker in the terminal, an
+     * elicitation for an MCP client that answers them. Only sessions someone can answer offer the tool
+     * that asks; a subagent's call cannot ask. Blocks until the person answers or dismisses it, or the
+     * call is cancelled; the call's time limit does not run meanwhile.
+     *
+     * @return the labels chosen (one unless the question allows several), or the text typed when the
+     *     question has no options; empty when the person dismissed the question
+     * @throws ToolException where no one can answer (a headless session, a subagent's call, a front end
+     *     that cannot ask) or the call was cancelled; the message says which
+     * @since 1.8
+     */
+    default java.util.Optional<java.util.List<String>> askUser(UserQuestion question) throws ToolException {
+        throw new ToolException("No one can answer questions in this session. Decide yourself and state the "
+                + "assumption you made.");
+    }
+
     /** How the session would decide a call: {@link ToolContext#permission}. */
     enum Permission {
         /** It would run without asking anyone. */

@@ -21,6 +21,7 @@ import dev.langchain4j.model.chat.response.PartialThinking;
 import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.output.TokenUsage;
+import dev.quiver.api.ToolException;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.HostException;
 import dev.quiver.api.host.TurnListener;
@@ -94,6 +95,8 @@ final class AgentLoop {
     private Optional<String> appended = Optional.empty();
     /** The label of the subagent this loop is, whose calls the chain audits as its; empty for a session's own. */
     private Optional<String> subagent = Optional.empty();
+    /** Who summarises earlier turns when the history is compacted; empty: they are dropped without a summary. */
+    private Optional<CallChain.Asker> summaries = Optional.empty();
     /** What this loop's own model requests used, whether or not its turn ended well. */
     private volatile Usage spent = Usage.NONE;
 
@@ -170,17 +173,60 @@ final class AgentLoop {
         models = replacement;
     }
 
-    /** Compacts now as if the history no longer fit; says what was done. */
+    /** Who writes the summary that replaces earlier turns when the history is compacted: the session's model. */
+    AgentLoop withSummaries(CallChain.Asker model) {
+        this.summaries = Optional.of(model);
+        return this;
+    }
+
+    /**
+     * Compacts now ({@code /compact}, between turns): the whole conversation is replaced by the model's
+     * summary of it; where there is nothing to summarise, or the summary fails (said so), the history is
+     * shortened by the ladder as if it no longer fit. Says what was done.
+     */
     String compactNow(TurnListener listener) {
         int before = tokens.count(history);
+        String failed = "";
+        if (summarisable(history.size())) {
+            try {
+                return summarise(history.size(), before, listener, () -> false);
+            } catch (ToolException e) {
+                failed = "The model's summary failed (" + e.getMessage() + "), so the history was shortened without "
+                        + "one. ";
+            }
+        }
         Compaction.Result result = Compaction.compact(history, before / 2, tokens);
         if (!result.changed()) {
-            return "Nothing to compact.";
+            return failed + "Nothing to compact.";
         }
         history = new ArrayList<>(result.messages());
         compactedTurns.addAll(result.droppedTurns());
         String description = result.describe(before);
         recorder.compacted(description);
+        return failed + description;
+    }
+
+    /** Whether the history before {@code end} holds turns a summary could stand for (a summary alone is not summarised again). */
+    private boolean summarisable(int end) {
+        return summaries.isPresent() && end > 0 && Compaction.turnsBefore(history, end) > 0;
+    }
+
+    /**
+     * Replaces the history before {@code start} (the whole of it, or the turns before the one under way) by the
+     * model's summary of it, recorded for a resume.
+     */
+    private String summarise(int start, int before, TurnListener listener, java.util.function.BooleanSupplier stop)
+            throws ToolException {
+        int turns = Compaction.turnsBefore(history, start);
+        boolean keepsCurrent = start < history.size();
+        // about half the context window, at some four characters a token
+        String transcript = Compaction.transcript(history.subList(0, start), contextTokens * 2);
+        String summary = summaries.orElseThrow().ask(Compaction.SUMMARY_INSTRUCTIONS, transcript, listener, stop);
+        history = new ArrayList<>(Compaction.summarised(history, start, summary));
+        String description = String.format(java.util.Locale.ROOT, "History compacted from %,d to %,d tokens: %d earlier "
+                + "turn%s replaced by the model's summary%s.", before, tokens.count(history), turns, turns == 1 ? "" : "s",
+                keepsCurrent ? " (the turn under way is kept)" : "");
+        recorder.summarised(description, summary, keepsCurrent);
         return description;
     }
 
@@ -421,6 +467,19 @@ final class AgentLoop {
         int before = tokens.count(history);
         if (before <= budget) {
             return;
+        }
+        int current = Compaction.currentTurnStart(history);
+        if (summarisable(current)) {
+            try {
+                listener.notice(summarise(current, before, listener, () -> cancelled));
+                before = tokens.count(history);
+                if (before <= budget) {
+                    return;
+                }
+            } catch (ToolException e) {
+                listener.notice("The model's summary of the earlier turns failed (" + e.getMessage() + "); the history "
+                        + "is shortened without one.");
+            }
         }
         Compaction.Result result = Compaction.compact(history, budget, tokens);
         if (result.changed()) {

@@ -58,6 +58,8 @@ final class CallChain {
     static final String BY_MODE = "mode";
     static final String BY_REPEAT = "repeat";
     static final String BY_USER = "user";
+    /** The tool that asks the user a question: offered only where someone can answer. */
+    static final String ASK_USER = "ask";
     /** The third identical call in one turn asks even when allowed: a model repeating itself is stuck. */
     static final int REPEAT_LIMIT = 3;
     /** How long a cancelled tool gets to return before the call is reported without it. */
@@ -415,6 +417,30 @@ final class CallChain {
         return outcome(tool.name(), Status.OK, preview.result(), started, verdict);
     }
 
+    /** A tool's question for the person at the front end: only the session's own calls ask, and only someone who can answer. */
+    private java.util.Optional<List<String>> askUser(dev.quiver.api.UserQuestion question, TurnListener listener,
+            Optional<String> subagent) throws ToolException {
+        if (subagent.isPresent()) {
+            throw new ToolException("A subagent cannot ask the user. Decide yourself, and state the assumption in "
+                    + "your report.");
+        }
+        if (!modes.interactive()) {
+            throw new ToolException("No one can answer questions in this session. Decide yourself and state the "
+                    + "assumption you made.");
+        }
+        try {
+            java.util.Optional<List<String>> answer = listener.ask(question);
+            return answer == null ? java.util.Optional.empty() : answer;
+        } catch (UnsupportedOperationException e) {
+            throw new ToolException("This front end cannot ask the user questions. Decide yourself and state the "
+                    + "assumption you made.");
+        } catch (RuntimeException e) {
+            LOG.warn("Asking the user failed", e);
+            throw new ToolException("Asking the user failed (" + e.getClass().getSimpleName() + "). Decide yourself "
+                    + "and state the assumption you made.");
+        }
+    }
+
     private static Approval ask(TurnListener listener, ApprovalRequest request) {
         try {
             Approval answer = listener.approve(request);
@@ -601,6 +627,7 @@ final class CallChain {
             }
             return children.run(label, kind, prompt, listener, context);
         });
+        context.withUser(question -> askUser(question, listener, subagent));
         running.add(context);
         Redactor values = redactor;
         if (values != null && !values.looked()) {
@@ -660,7 +687,7 @@ final class CallChain {
             try {
                 return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
-                if (!context.runsSubagent()) {
+                if (!context.waitsBeyondTimeout()) {
                     throw e;
                 }
             }

@@ -25,12 +25,24 @@ final class CallContext implements ToolContext {
     private Child child = (label, kind, prompt) -> {
         throw new dev.quiver.api.ToolException("Subagents are not available to this call.");
     };
+    private User user = question -> {
+        throw new dev.quiver.api.ToolException("No one can answer questions in this session. Decide yourself and "
+                + "state the assumption you made.");
+    };
+    /** Whether the call waits for the person at the front end now. */
+    private volatile boolean waitsForUser;
     /** What a cancel stops besides the tool: a subagent the call runs. */
     private final java.util.List<Runnable> onCancel = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** How this call's subagent is run. */
     interface Child {
         String run(String label, SubagentKind kind, String prompt) throws dev.quiver.api.ToolException;
+    }
+
+    /** How this call's question reaches the person at the front end. */
+    interface User {
+        java.util.Optional<java.util.List<String>> ask(dev.quiver.api.UserQuestion question)
+                throws dev.quiver.api.ToolException;
     }
 
     /** How this call's question reaches the model. */
@@ -99,9 +111,23 @@ final class CallContext implements ToolContext {
         }
     }
 
-    /** Whether a subagent of this call is running now. */
-    boolean runsSubagent() {
-        return subagents.get() > 0;
+    @Override
+    public java.util.Optional<java.util.List<String>> askUser(dev.quiver.api.UserQuestion question)
+            throws dev.quiver.api.ToolException {
+        waitsForUser = true;
+        try {
+            return user.ask(question);
+        } finally {
+            waitsForUser = false;
+        }
+    }
+
+    /**
+     * Whether the call waits on something that takes as long as it takes: a subagent it runs, or the
+     * person answering its question. The call's time limit does not cut it off meanwhile.
+     */
+    boolean waitsBeyondTimeout() {
+        return subagents.get() > 0 || waitsForUser;
     }
 
     @Override
@@ -140,6 +166,12 @@ final class CallContext implements ToolContext {
     /** How the session decides this tool's call on other subjects. */
     CallContext withPermissions(java.util.function.Function<java.util.List<dev.quiver.api.Subject>, Permission> decide) {
         this.permissions = decide;
+        return this;
+    }
+
+    /** Where {@link #askUser} goes. */
+    CallContext withUser(User front) {
+        this.user = front;
         return this;
     }
 

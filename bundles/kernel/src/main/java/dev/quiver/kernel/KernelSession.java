@@ -402,7 +402,11 @@ final class KernelSession implements Session {
     private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
         Variant current = variant;
         return registered.stream().filter(chain::offers).filter(tool -> current.offers(tool.access()))
-                .filter(toolSets::offers).toList();
+                .filter(toolSets::offers)
+                // a question no one can answer is withheld: headless, the prompt says to decide instead
+                // (quiver tools and check list what a session offers where someone answers)
+                .filter(tool -> options.interactive() || options.inspectOnly() || !tool.name().equals(CallChain.ASK_USER))
+                .toList();
     }
 
     /**
@@ -598,7 +602,7 @@ final class KernelSession implements Session {
                     workspace.root(), options.interactive(), recorder, resumed, contextTokens(), silenceLimit(), workers)
                     .withNotes(notes).withInstructions(instructions)
                     .withRun(options.run().maxTurns(), options.run().appendSystemPrompt())
-                    .withVariant(stepCap(), variant.prompt);
+                    .withVariant(stepCap(), variant.prompt).withSummaries(asking);
         }
         tellIfNoThinking(choice, listener);
         chain.newTurn();

@@ -72,6 +72,21 @@ public interface TurnListener {
     }
 
     /**
+     * Asks the person at the front end a question a tool put ({@code ask}, through
+     * {@link dev.quiver.api.ToolContext#askUser}). Only called in interactive sessions, from the call's
+     * thread; blocks until the person answers or dismisses it.
+     *
+     * @return the labels chosen, or the text typed when the question has no options; empty when the
+     *     person dismissed it
+     * @throws UnsupportedOperationException the default: this front end cannot ask (the tool is told no
+     *     one can answer)
+     * @since 1.4
+     */
+    default java.util.Optional<java.util.List<String>> ask(dev.quiver.api.UserQuestion question) {
+        throw new UnsupportedOperationException("This front end cannot ask questions.");
+    }
+
+    /**
      * Asks the person at the front end whether a call may run. Only called in interactive sessions.
      *
      * @param request the tool, the subject in full, why it asks, and what "always" would grant

@@ -15,7 +15,8 @@
  * machine-readable output ({@code TurnListener.callStarted} with the call's id, {@code callDecided},
  * {@code retrying}) and {@code ApprovalRequest.diff}; 1.4 agent variants and thinking levels
  * ({@code RunOptions.agent}, {@code thinking}, {@code maxTurnsGiven}, {@code AGENTS}, {@code THINKING};
- * {@code Session.agent}, {@code switchAgent}, {@code thinking}, {@code switchThinking}).
+ * {@code Session.agent}, {@code switchAgent}, {@code thinking}, {@code switchThinking}) and
+ * {@code TurnListener.ask}, a tool's question for the person at the front end.
  */
 @Export
 @Version("1.4.0")

@@ -88,6 +88,8 @@ public final class JLineFrontEnd implements Approver {
     private Conversation conversation;
     private volatile Thread readerThread;
     private volatile Pending approval;
+    /** Held while a question waits for the input line, so that two never share it. */
+    private final Object asking = new Object();
     private volatile Workspace workspace;
     private List<String> offered = List.of();
     private final RankedMatcher matcher = new RankedMatcher();
@@ -98,10 +100,16 @@ public final class JLineFrontEnd implements Approver {
     private List<AttributedString> refreshLines;
     private String refreshPrompt;
 
-    /** An approval, or a yes-or-no question ({@code request} null), the input line is answering. */
+    /**
+     * An approval, a yes-or-no question ({@code request} null) or a tool's question ({@code picker} set), the
+     * input line is answering. One at a time: {@link #asking} keeps a second from taking the line meanwhile.
+     */
     private static final class Pending {
         final ApprovalRequest request;
         final CompletableFuture<Approval> answer = new CompletableFuture<>();
+        /** A tool's question: its options and cursor, and the answer (empty: dismissed). */
+        QuestionPicker picker;
+        final CompletableFuture<Optional<List<String>>> picked = new CompletableFuture<>();
         volatile boolean instead;
         volatile String stash;
         /** The diff whose folded lines {@code d} shows; null once shown or when there is none. */
@@ -243,6 +251,7 @@ public final class JLineFrontEnd implements Approver {
             Pending pending = approval;
             if (pending != null) {
                 pending.answer.complete(Approval.deny(""));
+                pending.picked.complete(Optional.empty());
             }
             conversation.close();
             ticker.shutdown();
@@ -302,6 +311,9 @@ public final class JLineFrontEnd implements Approver {
         built.getWidgets().put("quiver-interrupt", this::interrupt);
         built.getWidgets().put("quiver-refresh", this::refreshWidget);
         built.getWidgets().put("quiver-stash", this::stash);
+        built.getWidgets().put("quiver-up", () -> pickerMove(true, LineReader.UP_LINE_OR_SEARCH));
+        built.getWidgets().put("quiver-down", () -> pickerMove(false, LineReader.DOWN_LINE_OR_SEARCH));
+        built.getWidgets().put("quiver-pick", this::pickerKey);
         KeyMap<Binding> main = built.getKeyMaps().get(LineReader.MAIN);
         // ctrl-j sends too: an enter typed before the terminal was in raw mode arrives as \n
         main.bind(new Reference("quiver-accept"), "\r", "\n");
@@ -309,8 +321,10 @@ public final class JLineFrontEnd implements Approver {
         main.bind(new Reference("quiver-escape"), KeyMap.esc());
         main.bind(new Reference("quiver-interrupt"), KeyMap.ctrl('C'));
         // arrows as terminals send them outside keypad mode too, so a lone escape never eats them
-        main.bind(new Reference(LineReader.UP_LINE_OR_SEARCH), "\033[A");
-        main.bind(new Reference(LineReader.DOWN_LINE_OR_SEARCH), "\033[B");
+        main.bind(new Reference("quiver-up"), "\033[A", "\033OA");
+        main.bind(new Reference("quiver-down"), "\033[B", "\033OB");
+        // a question's number keys and space move and tick; elsewhere they are typed as always
+        main.bind(new Reference("quiver-pick"), " ", "1", "2", "3", "4", "5", "6", "7", "8", "9");
         main.bind(new Reference(LineReader.FORWARD_CHAR), "\033[C");
         main.bind(new Reference(LineReader.BACKWARD_CHAR), "\033[D");
         main.bind(new Reference(LineReader.BEGINNING_OF_LINE), "\033[H", "\033[1~");
@@ -323,6 +337,16 @@ public final class JLineFrontEnd implements Approver {
     private boolean accept() {
         Buffer buffer = reader.getBuffer();
         Pending pending = approval;
+        if (pending != null && pending.picker != null) {
+            Optional<List<String>> chosen = pending.picker.answer(buffer.toString());
+            if (chosen.isPresent()) {
+                release(pending);
+                pending.picked.complete(chosen);
+            } else {
+                live.hint("type an answer, or esc to dismiss the question", System.currentTimeMillis() + 4000);
+            }
+            return true;
+        }
         if (pending != null) {
             answer(pending, buffer.toString());
             return true;
@@ -369,9 +393,16 @@ public final class JLineFrontEnd implements Approver {
 
     /** Answers an approval and gives the input line back what was typed before it came. */
     private void finish(Pending pending, Approval answer) {
+        release(pending);
+        pending.answer.complete(answer);
+    }
+
+    /** Takes the question off the screen and gives the input line back what was typed before it came. */
+    private void release(Pending pending) {
         if (approval == pending) {
             approval = null;
             live.question(null);
+            live.choices(null);
             live.hint(null, 0);
         }
         Buffer buffer = reader.getBuffer();
@@ -379,11 +410,53 @@ public final class JLineFrontEnd implements Approver {
         if (pending.stash != null) {
             buffer.write(pending.stash);
         }
-        pending.answer.complete(answer);
+    }
+
+    /** Dismisses a tool's question (esc, ctrl-c): the turn goes on, the model is told to use its judgement. */
+    private boolean dismissed(Pending pending) {
+        if (pending == null || pending.picker == null) {
+            return false;
+        }
+        release(pending);
+        pending.picked.complete(Optional.empty());
+        return true;
+    }
+
+    /** Up and down move a question's cursor; otherwise they do what they always do. */
+    private boolean pickerMove(boolean up, String otherwise) {
+        Pending pending = approval;
+        if (pending != null && pending.picker != null) {
+            if (up) {
+                pending.picker.up();
+            } else {
+                pending.picker.down();
+            }
+            return true;
+        }
+        return reader.getBuiltinWidgets().get(otherwise).apply();
+    }
+
+    /** A number key or space on an empty line moves or ticks a question's options; otherwise it is typed. */
+    private boolean pickerKey() {
+        Pending pending = approval;
+        String key = reader.getLastBinding();
+        if (pending != null && pending.picker != null && pending.picker.hasOptions() && reader.getBuffer().length() == 0
+                && key != null && key.length() == 1) {
+            if (key.equals(" ")) {
+                pending.picker.toggle();
+            } else {
+                pending.picker.select(key.charAt(0) - '1');
+            }
+            return true;
+        }
+        return reader.getBuiltinWidgets().get(LineReader.SELF_INSERT).apply();
     }
 
     private boolean escape() {
         Pending pending = approval;
+        if (dismissed(pending)) {
+            return true;
+        }
         if (pending != null) {
             finish(pending, Approval.deny(""));
         }
@@ -393,6 +466,9 @@ public final class JLineFrontEnd implements Approver {
 
     private boolean interrupt() {
         Pending pending = approval;
+        if (dismissed(pending)) {
+            return true;
+        }
         if (pending != null) {
             finish(pending, Approval.deny(""));
             return true;
@@ -430,6 +506,7 @@ public final class JLineFrontEnd implements Approver {
         Pending pending = approval;
         if (pending != null) {
             pending.answer.complete(Approval.deny(""));
+            pending.picked.complete(Optional.empty());
         }
         Thread thread = readerThread;
         if (thread != null) {
@@ -441,6 +518,12 @@ public final class JLineFrontEnd implements Approver {
 
     @Override
     public boolean confirm(String question) {
+        synchronized (asking) {
+            return confirmNow(question);
+        }
+    }
+
+    private boolean confirmNow(String question) {
         if (exiting.get()) {
             return false;
         }
@@ -452,6 +535,12 @@ public final class JLineFrontEnd implements Approver {
 
     @Override
     public Approval approve(ApprovalRequest request) {
+        synchronized (asking) {
+            return approveNow(request);
+        }
+    }
+
+    private Approval approveNow(ApprovalRequest request) {
         if (exiting.get()) {
             return Approval.deny("");
         }
@@ -475,7 +564,43 @@ public final class JLineFrontEnd implements Approver {
         return answer;
     }
 
-    /** Shows the choices in the live area and waits for the input line to answer; stashes what was typed. */
+    @Override
+    public Optional<List<String>> ask(dev.quiver.api.UserQuestion question) {
+        synchronized (asking) {
+            if (exiting.get()) {
+                return Optional.empty();
+            }
+            sink.line(new AttributedString("? " + Printable.visible(question.question()), LiveArea.QUESTION));
+            Pending pending = new Pending(null);
+            QuestionPicker picker = new QuestionPicker(question);
+            pending.picker = picker;
+            live.choices(picker::lines);
+            await(pending, picker.keys());
+            Optional<List<String>> answer;
+            try {
+                answer = pending.picked.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                answer = Optional.empty();
+            } catch (java.util.concurrent.ExecutionException e) {
+                answer = Optional.empty();
+            }
+            if (approval == pending) {
+                // the call was cancelled while the question waited
+                approval = null;
+                live.question(null);
+                live.choices(null);
+            }
+            sink.line(new AttributedString("  → " + answer.map(chosen -> Printable.line(String.join(", ", chosen)))
+                    .orElse("dismissed"), Markdown.FAINT));
+            return answer;
+        }
+    }
+
+    /**
+     * Shows the choices in the live area and waits for the input line to answer; stashes what was typed. A
+     * tool's question waits on its own answer; here only until the line is given back.
+     */
     private Approval await(Pending pending, String choices) {
         approval = pending;
         live.question(choices);
@@ -483,6 +608,9 @@ public final class JLineFrontEnd implements Approver {
             reader.callWidget("quiver-stash");
         } catch (IllegalStateException notReading) {
             // between two prompts: nothing typed to keep aside
+        }
+        if (pending.picker != null) {
+            return null;
         }
         Approval answer;
         try {

@@ -121,6 +121,30 @@ public final class LineFrontEnd implements Approver {
         return ApprovalPrompt.yes(read());
     }
 
+    /**
+     * A tool's question on plain lines: the options numbered, the answer the next line — option numbers
+     * (several separated by commas or spaces where several may be chosen), or text of its own; an empty
+     * line dismisses it.
+     */
+    @Override
+    public Optional<java.util.List<String>> ask(dev.quiver.api.UserQuestion question) {
+        java.util.List<dev.quiver.api.UserQuestion.Option> options = question.options();
+        synchronized (out) {
+            out.println("? " + Printable.visible(question.question()));
+            for (int i = 0; i < options.size(); i++) {
+                dev.quiver.api.UserQuestion.Option option = options.get(i);
+                out.println("  " + (i + 1) + ". " + Printable.line(option.label()) + (i == 0 ? " (recommended)" : "")
+                        + (option.detail().isEmpty() ? "" : "  " + Printable.line(option.detail())));
+            }
+            out.print(options.isEmpty() ? "answer (enter to dismiss): " : question.multiple()
+                    ? "numbers, or your own answer (enter to dismiss): " : "number, or your own answer (enter to dismiss): ");
+            out.flush();
+        }
+        Optional<java.util.List<String>> answer = LineAnswer.read(read(), question);
+        sink.line("→ " + answer.map(chosen -> String.join(", ", chosen)).orElse("dismissed"));
+        return answer;
+    }
+
     @Override
     public Approval approve(ApprovalRequest request) {
         synchronized (out) {

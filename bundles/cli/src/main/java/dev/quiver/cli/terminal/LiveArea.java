@@ -32,6 +32,8 @@ public final class LiveArea implements Live {
     private List<String> queued = List.of();
     private long busySince = -1;
     private String question;
+    /** The options a question offers, drawn afresh at each render (the cursor moves); null while none are. */
+    private java.util.function.IntFunction<List<AttributedString>> choices;
     /** When the question on screen appeared, in epoch millis; -1 while none is. */
     private long questionSince = -1;
     private String hint;
@@ -125,6 +127,11 @@ public final class LiveArea implements Live {
         version++;
     }
 
+    /** The options drawn above the question line, for the width; null to remove them. */
+    public synchronized void choices(java.util.function.IntFunction<List<AttributedString>> lines) {
+        choices = lines;
+    }
+
     /** Whether the input line answers a question now. */
     public synchronized boolean asking() {
         return question != null;
@@ -185,6 +192,9 @@ public final class LiveArea implements Live {
             below.add(new AttributedString("queued › … " + (queued.size() - QUEUED_LINES) + " more", Markdown.FAINT));
         }
         if (question != null) {
+            if (choices != null) {
+                below.addAll(choices.apply(columns));
+            }
             below.add(new AttributedString(question, QUESTION));
         } else if (busySince >= 0 && callTool == null) {
             AttributedStringBuilder line = new AttributedStringBuilder();

@@ -152,6 +152,19 @@ public final class TurnView implements TurnListener {
         }
     }
 
+    @Override
+    public java.util.Optional<List<String>> ask(dev.quiver.api.UserQuestion question) {
+        endText();
+        long asked = System.currentTimeMillis();
+        try {
+            return approver.ask(question);
+        } finally {
+            synchronized (this) {
+                waited += System.currentTimeMillis() - asked;
+            }
+        }
+    }
+
     /** The turn ended: the rest of the answer, a note when the step limit stopped it, and what it used. */
     public synchronized void finish(TurnResult result) {
         endText();

@@ -43,7 +43,8 @@ import java.util.stream.Stream;
  *
  * <p>Events: {@code session} (first line: id, workspace, model, time), {@code user},
  * {@code assistant} (text and tool calls), {@code tool} (call id, tool, status, decision, by,
- * output), {@code usage}, {@code compacted}, {@code rewound} (turns: how many of the last turns an undo took
+ * output), {@code usage}, {@code compacted} (text; summary: what replaced the history, keptTurn: all but the turn under way),
+ * {@code rewound} (turns: how many of the last turns an undo took
  * back), {@code section} (name, text: a system prompt section a tool set, such as the todo list; empty text
  * removed it).
  */
@@ -247,7 +248,12 @@ public final class SessionStore {
                 case "tool" -> history.add(ToolExecutionResultMessage.from(event.path("id").asText(),
                         event.path("tool").asText(), event.path("output").asText()));
                 case "compacted" -> {
-                    // the history that follows a compaction is what was stored; nothing to undo
+                    // the history that follows a compaction is what was stored, except that a summary stands for
+                    // what it replaced in the session: everything, or the turns before the one under way
+                    int start = event.path("keptTurn").asBoolean() ? Compaction.currentTurnStart(history) : history.size();
+                    if (event.path("summary").isTextual() && start > 0) {
+                        history = new ArrayList<>(Compaction.summarised(history, start, event.path("summary").asText()));
+                    }
                 }
                 case "section" -> {
                     // the last text of each section counts; an empty one removed it
@@ -378,6 +384,18 @@ public final class SessionStore {
         public void compacted(String description) {
             ObjectNode event = event("compacted");
             event.put("text", description);
+            append(event);
+        }
+
+        /**
+         * A compaction that replaced the history by {@code summary}, all of it or ({@code keptTurn}) all but the
+         * turn under way, so that a resume does too.
+         */
+        public void summarised(String description, String summary, boolean keptTurn) {
+            ObjectNode event = event("compacted");
+            event.put("text", description);
+            event.put("summary", summary);
+            event.put("keptTurn", keptTurn);
             append(event);
         }
 

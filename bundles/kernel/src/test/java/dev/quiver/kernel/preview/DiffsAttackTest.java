@@ -61,7 +61,7 @@ class DiffsAttackTest {
     /**
      * Past 256 KiB the diff stops, and the files after the cut are not even named: the question of an
      * apply_patch that pads with a large new file shows nothing of the small change after it.
-     * (MCP's ElicitingApprovals cuts again at 16,000 characters.)
+     * (MCP's ElicitingFrontEnd cuts again at 16,000 characters.)
      */
     @Test
     void everyFileOfACutDiffIsNamed() throws Exception {

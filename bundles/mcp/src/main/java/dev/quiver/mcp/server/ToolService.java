@@ -115,7 +115,7 @@ final class ToolService implements AutoCloseable {
         session = opened;
         String client = request.clientInfo() == null ? "a client" : request.clientInfo().name();
         err.println("quiver mcp · " + client + " connected · workspace " + opened.workspace() + " · session "
-                + opened.id() + (interactive ? " · approvals by elicitation" : base.yolo() ? " · --yolo"
+                + opened.id() + (interactive ? " · approvals and questions by elicitation" : base.yolo() ? " · --yolo"
                         : " · no approvals (ask means deny)"));
         for (String warning : opened.warnings()) {
             err.println("warning: " + warning);
@@ -225,7 +225,7 @@ final class ToolService implements AutoCloseable {
         }
         Object arguments = map.get("arguments");
         String argumentsJson = arguments == null ? "{}" : Json.write(arguments);
-        ElicitingApprovals listener = new ElicitingApprovals(exchange, interactive, approvalTimeout);
+        ElicitingFrontEnd listener = new ElicitingFrontEnd(exchange, interactive, approvalTimeout);
         CallOutcome outcome = current.call(tool, argumentsJson, listener);
         // a refusal or a failure is a result the model reads, never a protocol error
         return CallToolResult.builder().addTextContent(outcome.output())

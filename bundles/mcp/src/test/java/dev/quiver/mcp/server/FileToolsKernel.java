@@ -27,10 +27,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A kernel whose sessions run three tools on real files of the workspace: {@code write} replaces
- * {@code note.txt}, {@code append} adds a line to {@code log.txt}, {@code read} returns a file, and
- * {@code block} waits until it is interrupted. Each session counts calls that overlapped, which a
- * {@link Session} does not allow.
+ * A kernel whose sessions run tools on real files of the workspace: {@code write} replaces
+ * {@code note.txt}, {@code append} adds a line to {@code log.txt}, {@code read} returns a file,
+ * {@code block} waits until it is interrupted, and {@code ask} puts a question to the front end. Each
+ * session counts calls that overlapped, which a {@link Session} does not allow.
  */
 final class FileToolsKernel implements Kernel {
 
@@ -79,6 +79,13 @@ final class FileToolsKernel implements Kernel {
                             yield "interrupted";
                         }
                     }
+                    case "ask" -> {
+                        java.util.List<dev.quiver.api.UserQuestion.Option> options = new java.util.ArrayList<>();
+                        arguments.path("options").forEach(label -> options.add(
+                                new dev.quiver.api.UserQuestion.Option(label.asText(), "about " + label.asText())));
+                        yield listener.ask(new dev.quiver.api.UserQuestion(arguments.path("question").asText(), options,
+                                arguments.path("multiple").asBoolean())).map(answer -> "answer " + answer).orElse("dismissed");
+                    }
                     default -> throw new IllegalArgumentException("no tool " + tool);
                 };
                 return new CallOutcome(tool, CallOutcome.Status.OK, output, 0, new Verdict(Decision.ALLOW, "test", ""));
@@ -103,7 +110,7 @@ final class FileToolsKernel implements Kernel {
 
         @Override
         public List<ToolInfo> tools() {
-            return List.of("append", "block", "read", "write").stream()
+            return List.of("append", "ask", "block", "read", "write").stream()
                     .map(name -> new ToolInfo(name, Optional.empty(), "write", Decision.ALLOW, "test", 2, name,
                             "{\"type\":\"object\"}", Optional.empty(), true))
                     .toList();

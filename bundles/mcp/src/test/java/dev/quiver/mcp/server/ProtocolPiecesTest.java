@@ -66,17 +66,17 @@ class ProtocolPiecesTest {
 
     @Test
     void onlyAnAcceptedOnceOrAlwaysRunsTheCall() {
-        assertEquals(Approval.Choice.ONCE, ElicitingApprovals.decide(accept(Map.of("decision", "once"))).choice());
-        assertEquals(Approval.Choice.ALWAYS, ElicitingApprovals.decide(accept(Map.of("decision", "always"))).choice());
-        Approval deny = ElicitingApprovals.decide(accept(Map.of("decision", "deny", "instead", " use git mv ")));
+        assertEquals(Approval.Choice.ONCE, ElicitingFrontEnd.decide(accept(Map.of("decision", "once"))).choice());
+        assertEquals(Approval.Choice.ALWAYS, ElicitingFrontEnd.decide(accept(Map.of("decision", "always"))).choice());
+        Approval deny = ElicitingFrontEnd.decide(accept(Map.of("decision", "deny", "instead", " use git mv ")));
         assertEquals(Approval.Choice.DENY, deny.choice());
         assertEquals("use git mv", deny.instead());
-        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(accept(Map.of("decision", "yes please"))).choice());
-        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(new McpSchema.ElicitResult(
+        assertEquals(Approval.Choice.DENY, ElicitingFrontEnd.decide(accept(Map.of("decision", "yes please"))).choice());
+        assertEquals(Approval.Choice.DENY, ElicitingFrontEnd.decide(new McpSchema.ElicitResult(
                 McpSchema.ElicitResult.Action.DECLINE, Map.of("decision", "once"))).choice());
-        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(new McpSchema.ElicitResult(
+        assertEquals(Approval.Choice.DENY, ElicitingFrontEnd.decide(new McpSchema.ElicitResult(
                 McpSchema.ElicitResult.Action.CANCEL, null)).choice());
-        assertEquals(Approval.Choice.DENY, ElicitingApprovals.decide(null).choice());
+        assertEquals(Approval.Choice.DENY, ElicitingFrontEnd.decide(null).choice());
     }
 
     @Test
@@ -84,14 +84,14 @@ class ProtocolPiecesTest {
         ApprovalRequest request = new ApprovalRequest("bash", "git push origin main",
                 new Verdict(Decision.ASK, "default", "bash is an execute tool; those ask by default."),
                 Optional.of("git push *"));
-        String message = ElicitingApprovals.message(request);
+        String message = ElicitingFrontEnd.message(request);
         assertTrue(message.contains("git push origin main") && message.contains("ask by default")
                 && message.contains("git push *"), message);
-        Map<String, Object> schema = ElicitingApprovals.schema(request);
+        Map<String, Object> schema = ElicitingFrontEnd.schema(request);
         @SuppressWarnings("unchecked")
         Map<String, Object> decision = (Map<String, Object>) ((Map<String, Object>) schema.get("properties")).get("decision");
         assertEquals(List.of("once", "always", "deny"), decision.get("enum"));
-        Map<String, Object> noGrant = ElicitingApprovals.schema(new ApprovalRequest("bash", "a && b",
+        Map<String, Object> noGrant = ElicitingFrontEnd.schema(new ApprovalRequest("bash", "a && b",
                 request.verdict(), Optional.empty()));
         @SuppressWarnings("unchecked")
         Map<String, Object> choices = (Map<String, Object>) ((Map<String, Object>) noGrant.get("properties")).get("decision");
@@ -102,18 +102,18 @@ class ProtocolPiecesTest {
     void aWriteCallsPromptCarriesItsDiffCutPastItsLimit() {
         Verdict ask = new Verdict(Decision.ASK, "default", "edit_file is a write tool; those ask by default.");
         String diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+beta\n";
-        String message = ElicitingApprovals.message(new ApprovalRequest("edit_file", "a.txt", ask, Optional.of("a.txt"),
+        String message = ElicitingFrontEnd.message(new ApprovalRequest("edit_file", "a.txt", ask, Optional.of("a.txt"),
                 Optional.of(diff)));
         assertTrue(message.endsWith("What it changes (unified diff):\n" + diff), message);
         String huge = "+x\n".repeat(20_000);
-        String cut = ElicitingApprovals.message(new ApprovalRequest("write_file", "b.txt", ask, Optional.empty(),
+        String cut = ElicitingFrontEnd.message(new ApprovalRequest("write_file", "b.txt", ask, Optional.empty(),
                 Optional.of(huge)));
-        assertTrue(cut.endsWith("... [the diff is cut at " + ElicitingApprovals.MAX_DIFF_CHARS + " characters]"), cut);
-        assertTrue(cut.length() < ElicitingApprovals.MAX_DIFF_CHARS + 500, "sent " + cut.length());
-        String escaped = ElicitingApprovals.message(new ApprovalRequest("edit_file", "a.txt", ask, Optional.empty(),
+        assertTrue(cut.endsWith("... [the diff is cut at " + ElicitingFrontEnd.MAX_DIFF_CHARS + " characters]"), cut);
+        assertTrue(cut.length() < ElicitingFrontEnd.MAX_DIFF_CHARS + 500, "sent " + cut.length());
+        String escaped = ElicitingFrontEnd.message(new ApprovalRequest("edit_file", "a.txt", ask, Optional.empty(),
                 Optional.of("+x\u001b[2J\r\n")));
         assertTrue(escaped.endsWith("+x\\x1B[2J\\x0D\n"), escaped);
-        assertFalse(ElicitingApprovals.message(new ApprovalRequest("bash", "ls", ask, Optional.empty()))
+        assertFalse(ElicitingFrontEnd.message(new ApprovalRequest("bash", "ls", ask, Optional.empty()))
                 .contains("What it changes"));
     }
 

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** A call's context over a real workspace and state folder, trusted or not, as the kernel gives one. */
-final class AgentContext implements ToolContext {
+class AgentContext implements ToolContext {
 
     private final Workspace workspace;
     private final Path state;
