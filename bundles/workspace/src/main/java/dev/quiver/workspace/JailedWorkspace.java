@@ -50,7 +50,7 @@ final class JailedWorkspace implements Workspace {
         this.gitDir = ignoreRules.gitDir().flatMap(JailedWorkspace::realPath);
         this.walker = new Walker(root, ignoreRules);
         this.reads = new ReadLedger(this);
-        this.secrets = new SecretIndex(this);
+        this.secrets = new SecretIndex(root, walker);
         this.recovered = journals == null ? List.of() : List.copyOf(Transaction.recover(this, jail, journals));
     }
 
