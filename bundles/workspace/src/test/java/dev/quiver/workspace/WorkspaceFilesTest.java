@@ -224,6 +224,27 @@ class WorkspaceFilesTest {
     }
 
     @Test
+    void aHeldFolderOpensAPlainNameAndAPathBelowItAlike() throws Exception {
+        Files.writeString(root.resolve("a.txt"), "plain");
+        Files.createDirectories(root.resolve("sub"));
+        Files.writeString(root.resolve("sub/b.txt"), "below");
+        Files.createSymbolicLink(root.resolve("link.txt"), root.resolve("sub/b.txt"));
+        try (dev.quiver.api.Workspace.Folder folder = workspace.openFolder(root)) {
+            for (String[] nameAndText : new String[][] {{"a.txt", "plain"}, {"sub/b.txt", "below"}, {"link.txt", "below"}}) {
+                try (java.nio.channels.SeekableByteChannel file = folder.openRead(nameAndText[0])) {
+                    java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
+                    file.read(bytes);
+                    assertEquals(nameAndText[1], new String(bytes.array(), 0, bytes.position(),
+                            java.nio.charset.StandardCharsets.UTF_8), nameAndText[0]);
+                }
+            }
+            assertThrows(java.nio.file.NoSuchFileException.class, () -> folder.openRead("missing.txt"));
+            IOException folderItself = assertThrows(IOException.class, () -> folder.openRead("sub"));
+            assertTrue(folderItself.getMessage().contains("is a folder"), folderItself.getMessage());
+        }
+    }
+
+    @Test
     void aPipeInAHeldFolderIsNeverOpened() throws Exception {
         Files.writeString(root.resolve("a.txt"), "a");
         Process mkfifo = new ProcessBuilder("mkfifo", root.resolve("pipe").toString()).inheritIO().start();
