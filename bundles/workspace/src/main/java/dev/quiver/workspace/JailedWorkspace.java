@@ -123,9 +123,9 @@ final class JailedWorkspace implements Workspace {
      * ({@link FileNames}) names the file with those bytes, unless a file is literally called so.
      */
     /**
-     * Whether a name is one element with no escaped bytes, which {@link #named} would resolve and
-     * relativize back to itself: a search opens every file of the tree this way, and skipping the
-     * round trip spares it a path normalisation per file (and, in a fresh process, its compilation).
+     * Whether a name is one element with no escaped bytes, which a held folder opens as it is: a search
+     * opens every file of the tree this way, without a path normalisation per file (nor, in a fresh
+     * process, its compilation).
      */
     private static boolean isPlainName(String name) {
         return !name.isEmpty() && name.indexOf('/') < 0 && name.indexOf('\\') < 0 && !name.equals(".")
@@ -404,8 +404,12 @@ final class JailedWorkspace implements Workspace {
         return new Folder() {
             @Override
             public SeekableByteChannel openRead(String name) throws IOException {
-                return jail.openRead(folder, folderPath, isPlainName(name) ? folderPath.getFileSystem().getPath(name)
-                        : folderPath.relativize(named(folderPath, name)));
+                if (isPlainName(name)) {
+                    return jail.openRead(folder, folderPath, folderPath.getFileSystem().getPath(name));
+                }
+                // a path of several elements is walked from the root as any path is: opened relative to
+                // the held folder, "../x" would lead out of the workspace
+                return jail.openRead(named(folderPath, name));
             }
 
             @Override

@@ -224,7 +224,7 @@ class WorkspaceFilesTest {
     }
 
     @Test
-    void aHeldFolderOpensAPlainNameAndAPathBelowItAlike() throws Exception {
+    void aHeldFolderOpensAPlainNameAndAPathBelowItAlikeAndNoPathOutOfTheWorkspace() throws Exception {
         Files.writeString(root.resolve("a.txt"), "plain");
         Files.createDirectories(root.resolve("sub"));
         Files.writeString(root.resolve("sub/b.txt"), "below");
@@ -239,6 +239,13 @@ class WorkspaceFilesTest {
                 }
             }
             assertThrows(java.nio.file.NoSuchFileException.class, () -> folder.openRead("missing.txt"));
+            Files.writeString(dir.getParent().resolve(dir.getFileName() + "-outside.txt"), "outside");
+            IOException out = assertThrows(IOException.class,
+                    () -> folder.openRead("../" + dir.getFileName() + "-outside.txt"));
+            assertTrue(out.getMessage().contains("leads out of the workspace"), out.getMessage());
+            try (java.nio.channels.SeekableByteChannel file = folder.openRead("sub/../a.txt")) {
+                assertEquals(5, file.size());
+            }
             IOException folderItself = assertThrows(IOException.class, () -> folder.openRead("sub"));
             assertTrue(folderItself.getMessage().contains("is a folder"), folderItself.getMessage());
         }
