@@ -50,7 +50,7 @@ final class JailedWorkspace implements Workspace {
         this.gitDir = ignoreRules.gitDir().flatMap(JailedWorkspace::realPath);
         this.walker = new Walker(root, ignoreRules);
         this.reads = new ReadLedger(this);
-        this.secrets = new SecretIndex(this);
+        this.secrets = new SecretIndex(root, walker);
         this.recovered = journals == null ? List.of() : List.copyOf(Transaction.recover(this, jail, journals));
     }
 
@@ -122,6 +122,16 @@ final class JailedWorkspace implements Workspace {
      * The path a model's text names below a folder. A name shown with {@code \xHH} escapes
      * ({@link FileNames}) names the file with those bytes, unless a file is literally called so.
      */
+    /**
+     * Whether a name is one element with no escaped bytes, which a held folder opens as it is: a search
+     * opens every file of the tree this way, without a path normalisation per file (nor, in a fresh
+     * process, its compilation).
+     */
+    private static boolean isPlainName(String name) {
+        return !name.isEmpty() && name.indexOf('/') < 0 && name.indexOf('\\') < 0 && !name.equals(".")
+                && !name.equals("..");
+    }
+
     private static Path named(Path folder, String path) {
         Path literal = folder.resolve(path);
         if (path.indexOf('\\') < 0 || Files.exists(literal, LinkOption.NOFOLLOW_LINKS)) {
@@ -394,7 +404,12 @@ final class JailedWorkspace implements Workspace {
         return new Folder() {
             @Override
             public SeekableByteChannel openRead(String name) throws IOException {
-                return jail.openRead(folder, folderPath, folderPath.relativize(named(folderPath, name)));
+                if (isPlainName(name)) {
+                    return jail.openRead(folder, folderPath, folderPath.getFileSystem().getPath(name));
+                }
+                // a path of several elements is walked from the root as any path is: opened relative to
+                // the held folder, "../x" would lead out of the workspace
+                return jail.openRead(named(folderPath, name));
             }
 
             @Override

@@ -242,14 +242,18 @@ final class Walker {
         if (!Files.isDirectory(start)) {
             throw new NoSuchFileException(start.toString(), null, "not a directory");
         }
-        if (listings.size() > MAX_CACHED_DIRECTORIES || cachedEntries.get() > MAX_CACHED_ENTRIES) {
-            listings.clear();
-            cachedEntries.set(0);
-        }
+        boundCache();
         ignoreRules.refresh();
         return includeIgnored ? new Rules(null, TrackedFiles.NONE, false)
                 : new Rules(ignoreRules.chainAbove(start), ignoreRules.tracked().current(),
                         ignoreRules.matchedOrInsideMatched(start, true));
+    }
+
+    private void boundCache() {
+        if (listings.size() > MAX_CACHED_DIRECTORIES || cachedEntries.get() > MAX_CACHED_ENTRIES) {
+            listings.clear();
+            cachedEntries.set(0);
+        }
     }
 
     /** Walks the tree, reusing every listing whose directory is unchanged; keeps the walk when it may be reused. */
@@ -514,6 +518,43 @@ final class Walker {
         Listing replaced = listings.put(dir, fresh);
         cachedEntries.addAndGet(fresh.names().length - (replaced == null ? 0 : replaced.names().length));
         return fresh;
+    }
+
+    // -------------------------------------------------------------------------------- secret index
+
+    /**
+     * One directory's subdirectories (not linked ones) and those of its files, links to files included,
+     * whose name marks them secret ({@link Secrets}), in name order, for {@link SecretIndex}. The listing
+     * is the one {@link #files} keeps, read again when the directory changed, so the secret index (which
+     * looks at every directory, ignored ones too) and the search walks read each directory once between
+     * them: at a session's first call both run at once. {@code .git} and temporaries are left out, as
+     * every walk leaves them out.
+     *
+     * @throws IOException when the directory is gone or cannot be read
+     */
+    void secretsAndSubdirectories(Path dir, List<Path> secrets, List<Path> subdirectories) throws IOException {
+        boundCache();
+        Listing listing = cached(dir);
+        String[] names = listing.names();
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
+            byte kind = listing.kinds()[i];
+            if (name.equals(".git") || Temporaries.isTemporary(name)) {
+                continue;
+            }
+            if (kind == DIRECTORY) {
+                subdirectories.add(listing.child(dir, i));
+            } else if (kind == FILE || kind == LINK) {
+                // a name not in UTF-8 is judged as its path gives it, as the walks give it
+                boolean escaped = listing.escaped() != null && listing.escaped()[i] != null;
+                if (escaped ? Secrets.isSecret(listing.child(dir, i)) : Secrets.isSecretName(name)) {
+                    Path child = listing.child(dir, i);
+                    if (kind == FILE || linkKind(child) == Entry.Kind.FILE) {
+                        secrets.add(child);
+                    }
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------------------------- listings

@@ -20,7 +20,7 @@ class SecretIndexTest {
     @BeforeEach
     void open() throws Exception {
         root = dir.toRealPath();
-        index = new SecretIndex(new WorkspaceFactoryComponent().open(root));
+        index = new SecretIndex(root, JailedWorkspace.open(root).walker);
     }
 
     private List<String> secrets() throws Exception {

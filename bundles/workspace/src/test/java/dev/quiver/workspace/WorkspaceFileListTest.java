@@ -131,6 +131,26 @@ class WorkspaceFileListTest {
     }
 
     @Test
+    void theSecretIndexAndTheSearchWalksReadEachFolderOnceBetweenThem() throws Exception {
+        files("a/one.txt", "a/.env", "b/server.key", "ignored/id_rsa", ".gitignore");
+        Files.writeString(root.resolve(".gitignore"), "ignored/\n");
+        Files.createSymbolicLink(root.resolve("a/linked.pem"), root.resolve("a/one.txt"));
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        letListingsSettle();
+        assertEquals(List.of(root.resolve("a/.env"), root.resolve("a/linked.pem"), root.resolve("b/server.key"),
+                root.resolve("ignored/id_rsa")), workspace.secretFiles());
+        long read = workspace.walker.directoriesRead.get();
+        assertEquals(4, read, "the root, a, b and the ignored folder");
+        assertEquals(List.of(".gitignore", "a/.env", "a/linked.pem", "a/one.txt", "b/server.key"),
+                workspace.files(workspace.root(), false));
+        assertEquals(read, workspace.walker.directoriesRead.get(), "the search walk read no folder again");
+
+        files("b/new.pem");
+        assertEquals(List.of(root.resolve("a/.env"), root.resolve("a/linked.pem"), root.resolve("b/new.pem"),
+                root.resolve("b/server.key"), root.resolve("ignored/id_rsa")), workspace.secretFiles());
+    }
+
+    @Test
     void aFileReplacedByADirectoryOfTheSameNameIsSeenAtOnce() throws IOException, InterruptedException {
         files("x", "keep.txt");
         JailedWorkspace workspace = JailedWorkspace.open(root);

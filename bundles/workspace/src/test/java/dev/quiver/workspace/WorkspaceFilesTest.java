@@ -224,6 +224,34 @@ class WorkspaceFilesTest {
     }
 
     @Test
+    void aHeldFolderOpensAPlainNameAndAPathBelowItAlikeAndNoPathOutOfTheWorkspace() throws Exception {
+        Files.writeString(root.resolve("a.txt"), "plain");
+        Files.createDirectories(root.resolve("sub"));
+        Files.writeString(root.resolve("sub/b.txt"), "below");
+        Files.createSymbolicLink(root.resolve("link.txt"), root.resolve("sub/b.txt"));
+        try (dev.quiver.api.Workspace.Folder folder = workspace.openFolder(root)) {
+            for (String[] nameAndText : new String[][] {{"a.txt", "plain"}, {"sub/b.txt", "below"}, {"link.txt", "below"}}) {
+                try (java.nio.channels.SeekableByteChannel file = folder.openRead(nameAndText[0])) {
+                    java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
+                    file.read(bytes);
+                    assertEquals(nameAndText[1], new String(bytes.array(), 0, bytes.position(),
+                            java.nio.charset.StandardCharsets.UTF_8), nameAndText[0]);
+                }
+            }
+            assertThrows(java.nio.file.NoSuchFileException.class, () -> folder.openRead("missing.txt"));
+            Files.writeString(dir.getParent().resolve(dir.getFileName() + "-outside.txt"), "outside");
+            IOException out = assertThrows(IOException.class,
+                    () -> folder.openRead("../" + dir.getFileName() + "-outside.txt"));
+            assertTrue(out.getMessage().contains("leads out of the workspace"), out.getMessage());
+            try (java.nio.channels.SeekableByteChannel file = folder.openRead("sub/../a.txt")) {
+                assertEquals(5, file.size());
+            }
+            IOException folderItself = assertThrows(IOException.class, () -> folder.openRead("sub"));
+            assertTrue(folderItself.getMessage().contains("is a folder"), folderItself.getMessage());
+        }
+    }
+
+    @Test
     void aPipeInAHeldFolderIsNeverOpened() throws Exception {
         Files.writeString(root.resolve("a.txt"), "a");
         Process mkfifo = new ProcessBuilder("mkfifo", root.resolve("pipe").toString()).inheritIO().start();

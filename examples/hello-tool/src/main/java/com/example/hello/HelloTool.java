@@ -1,13 +1,6 @@
 package com.example.hello;
 
-import dev.quiver.api.Arguments;
-import dev.quiver.api.Subject;
-import dev.quiver.api.Tool;
-import dev.quiver.api.ToolContext;
-import dev.quiver.api.ToolException;
-import dev.quiver.api.ToolResult;
-import dev.quiver.api.ToolSpec;
-import java.io.IOException;
+import dev.quiver.api.*;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
@@ -15,7 +8,6 @@ import org.osgi.service.component.annotations.Component;
 /** Writes a greeting to hello.txt. A write tool asks first, unless its bundle is trusted: it asks to be auto-approved. */
 @Component(property = {Tool.NAME + "=hello", Tool.ACCESS + "=write", Tool.AUTO_APPROVE + "=true"})
 public class HelloTool implements Tool {
-
     @Override
     public ToolSpec spec() {
         return new ToolSpec("hello", "Write a greeting for someone to hello.txt in the workspace.",
@@ -32,7 +24,7 @@ public class HelloTool implements Tool {
         String greeting = "Hello, " + arguments.string("name") + "!\n";
         try {
             context.workspace().write(context.workspace().resolve("hello.txt"), greeting.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
+        } catch (java.io.IOException e) {
             throw new ToolException("Cannot write hello.txt: " + e.getMessage());
         }
         return ToolResult.of("Wrote hello.txt: " + greeting.strip());
