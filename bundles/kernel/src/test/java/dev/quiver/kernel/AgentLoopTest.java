@@ -346,9 +346,13 @@ class AgentLoopTest {
                     return e;
                 }
             });
-            while (stub.requests().isEmpty()) {
+            // bounded, and left as soon as the turn ended on its own: a turn that failed before its request
+            // (a broken build) must fail this test, not hang the run
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (stub.requests().isEmpty() && !outcome.isDone() && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
+            assertFalse(stub.requests().isEmpty(), "the request never reached the model: " + outcome);
             loop.cancel();
             Throwable error = outcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
             assertTrue(error instanceof HostException && error.getMessage().contains("cancelled"), String.valueOf(error));
