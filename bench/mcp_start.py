@@ -54,7 +54,7 @@ def main():
         print("| %s | %d | %d | %d | %d | %d | %d |" % (name, runs[-1][2], runs[-1][3] / 1024,
               statistics.median(r[0] * 1000 for r in runs), statistics.median(listed), min(listed), max(listed)))
     if len(servers) >= 2:
-        a, b = (results[name] for name, _ in servers)
+        a, b = results[servers[0][0]], results[servers[1][0]]
         ratios = sorted(x[1] / y[1] for x, y in zip(a, b))
         print("\ntools/list time %s / %s, round by round: median %.2f (%.2f to %.2f)" % (servers[0][0], servers[1][0],
               statistics.median(ratios), ratios[0], ratios[-1]))

@@ -142,7 +142,7 @@ final class ToolService implements AutoCloseable {
                 + "Quiver's permission chain; a refused call comes back as an error result that says why.";
         initializeResult = new McpSchema.InitializeResult(protocol, capabilities,
                 new McpSchema.Implementation("quiver", "Quiver", version), instructions);
-        if (early.recorder().isPresent()) {
+        if (early.servedTools().isPresent()) {
             debounce.execute(this::checkServedList);
         }
         return Mono.just(initializeResult);
@@ -151,11 +151,16 @@ final class ToolService implements AutoCloseable {
     /**
      * Once the session is open: the live list, against what the launcher served from its record. A
      * difference (a tool bundle that came or went without changing the record's inputs) is announced
-     * as a change, so the client lists again; the live list becomes the next start's record.
+     * as a change, so the client lists again, and that answer becomes the next start's record. This
+     * list is never recorded itself: the connection may be closing meanwhile (a client that only
+     * wanted the list), and a closing session's list is short of the tools it already let go.
      */
     private void checkServedList() {
         try {
             String live = Json.write(listTools());
+            if (closed) {
+                return;
+            }
             if (early.servedTools().isPresent() && !early.servedTools().get().equals(live)) {
                 err.println("quiver mcp · the live tool list differs from the recorded one: sent tools/list_changed");
                 notifier.accept(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
@@ -166,12 +171,13 @@ final class ToolService implements AutoCloseable {
     }
 
     /**
-     * Records the catalogue just answered for the next start's early answers; not when tools of MCP
-     * servers are in it, whose lists can change with no input of Quiver's changing.
+     * Records the catalogue a client's {@code tools/list} was just answered with, for the next start's
+     * early answers; not when tools of MCP servers are in it, whose lists can change with no input of
+     * Quiver's changing.
      */
     private void record(McpSchema.ListToolsResult list) {
         McpSchema.InitializeResult result = initializeResult;
-        if (early.recorder().isEmpty() || result == null
+        if (early.recorder().isEmpty() || result == null || closed
                 || EarlyStart.anyFromMcpServers(list.tools().stream().map(McpSchema.Tool::name).toList())) {
             return;
         }
@@ -218,7 +224,11 @@ final class ToolService implements AutoCloseable {
     Map<String, McpRequestHandler<?>> requestHandlers() {
         Map<String, McpRequestHandler<?>> handlers = new HashMap<>();
         McpRequestHandler<Object> ping = (exchange, params) -> Mono.just(Map.of());
-        McpRequestHandler<McpSchema.ListToolsResult> list = (exchange, params) -> Mono.fromCallable(this::listTools);
+        McpRequestHandler<McpSchema.ListToolsResult> list = (exchange, params) -> Mono.fromCallable(() -> {
+            McpSchema.ListToolsResult answer = listTools();
+            record(answer);
+            return answer;
+        });
         McpRequestHandler<CallToolResult> call = (exchange, params) -> Mono.fromCallable(() -> callTool(exchange, params));
         handlers.put(McpSchema.METHOD_PING, ping);
         handlers.put(McpSchema.METHOD_TOOLS_LIST, list);
@@ -261,9 +271,7 @@ final class ToolService implements AutoCloseable {
             tools.add(McpSchema.Tool.builder().name(info.name()).description(info.description()).inputSchema(schema)
                     .meta(meta).build());
         }
-        McpSchema.ListToolsResult list = new McpSchema.ListToolsResult(tools, null);
-        record(list);
-        return list;
+        return new McpSchema.ListToolsResult(tools, null);
     }
 
     /**
