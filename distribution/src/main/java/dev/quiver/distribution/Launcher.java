@@ -69,6 +69,9 @@ public final class Launcher {
         Warmup.jdk();
         Path cacheParent = cacheParent();
         Path storage = createStorage(cacheParent);
+        Map<String, Object> properties = frameworkProperties(home, storage);
+        // quiver mcp: the recorded catalogue answers the client while the framework starts
+        java.util.Optional<McpEarly> early = McpEarly.start(home, args, properties);
         Thread sweeper = StaleCaches.sweepInBackground(cacheParent);
         List<Path> jars = jars(home.resolve("bundle"));
         // -Dquiver.snapshot=false: a start that neither uses nor records one (to measure what it saves)
@@ -76,7 +79,8 @@ public final class Launcher {
         boolean restored = snapshot != null && snapshot.restoreInto(storage);
         Warmup.awaitLogging();
         trace.mark(restored ? "cache folder from the snapshot" : "cache folder");
-        Felix felix = new Felix(frameworkProperties(home, storage));
+        properties.put("felix.log.logger", new LogSetup.FelixLogger()); // once logging is configured
+        Felix felix = new Felix(properties);
         Thread stopper = new Thread(() -> stop(felix, storage), "quiver-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);
         List<Bundle> bundles = List.of();
@@ -85,6 +89,7 @@ public final class Launcher {
             felix.init();
             trace.mark("framework init");
             BundleContext context = felix.getBundleContext();
+            early.ifPresent(answers -> answers.register(context));
             bundles = restored ? hostBundles(context) : new ArrayList<>();
             List<Bundle> installed = installMissing(context, jars, bundles);
             bundles.addAll(installed);
@@ -221,7 +226,6 @@ public final class Launcher {
         }
         // a fresh folder per process, empty or holding a copy of the snapshot: never cleaned
         properties.put(Constants.FRAMEWORK_STORAGE, storage.toString());
-        properties.put("felix.log.logger", new LogSetup.FelixLogger());
         properties.put("quiver.home", home.toString());
         return properties;
     }

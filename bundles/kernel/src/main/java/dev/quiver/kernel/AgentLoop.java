@@ -243,6 +243,7 @@ final class AgentLoop {
 
     TurnResult send(String prompt, TurnListener listener) {
         cancelled = false;
+        prepareModels();
         history.add(UserMessage.from(prompt));
         recorder.user(prompt);
         List<CallOutcome> calls = new ArrayList<>();
@@ -317,6 +318,22 @@ final class AgentLoop {
 
     /** One model request's answer and what it used. */
     private record Step(AiMessage message, Usage usage) {
+    }
+
+    /**
+     * Builds the provider's models (their HTTP clients: a third of a second in a fresh process) on a
+     * worker while this thread records the prompt and prepares the first request; the request takes
+     * them from there, or builds them itself (and reports what failed) if this did not.
+     */
+    private void prepareModels() {
+        Models current = models;
+        CompletableFuture.runAsync(() -> {
+            try {
+                current.streaming();
+            } catch (RuntimeException e) {
+                // the request builds them again and reports the problem
+            }
+        }, requests);
     }
 
     private Step request(List<RegisteredTool> tools, TurnListener listener) {
@@ -462,6 +479,9 @@ final class AgentLoop {
 
     /** Compacts the history when it and the request's fixed parts no longer fit the context window. */
     private void compactIfNeeded(String system, List<ToolSpecification> specifications, TurnListener listener) {
+        if (TokenCounter.upperBound(history) <= contextTokens / 10) {
+            return; // the budget is never below a tenth of the context: no need to count (or load the tokenizer)
+        }
         int fixed = tokens.count(system) + tokens.count(String.valueOf(specifications)) + ANSWER_RESERVE;
         int budget = Math.max(contextTokens * 4 / 5 - fixed, contextTokens / 10);
         int before = tokens.count(history);

@@ -22,6 +22,24 @@ class TokenCounterTest {
         assertEquals(0, counter.count((String) null));
     }
 
+    /** The bound compaction trusts to skip counting is never below the count, for any kind of text. */
+    @Test
+    void theUpperBoundIsNeverBelowTheCount() {
+        Random random = new Random(11);
+        StringBuilder noise = new StringBuilder();
+        while (noise.length() < 3 * TokenCounter.EXACT_CHARS) {
+            noise.append((char) (1 + random.nextInt(0xD7FF))); // any BMP character, most of them 3 bytes
+        }
+        for (String text : new String[] {"hello world", of("\u4e2d\u6587", 500), of("\ud83d\ude00", 300),
+                of("zq", 1000), noise.toString(), noise.substring(0, 200), of("\u00e9\u00df", 3 * TokenCounter.EXACT_CHARS)}) {
+            java.util.List<dev.langchain4j.data.message.ChatMessage> messages = java.util.List.of(
+                    dev.langchain4j.data.message.UserMessage.from(text), dev.langchain4j.data.message.AiMessage.from(text));
+            int counted = new TokenCounter().count(messages);
+            assertTrue(counted <= TokenCounter.upperBound(messages),
+                    counted + " tokens over the bound " + TokenCounter.upperBound(messages) + " for " + text.length() + " chars");
+        }
+    }
+
     @Test
     void longTextIsEstimatedFromItsOwnRatioOfTokensToCharacters() {
         // each kind 4 times the exact limit: the estimate is within 2% of the real count

@@ -33,6 +33,8 @@ public class McpServerComponent implements McpServer {
 
     private final Kernel kernel;
     private final String version;
+    /** The framework's view of this bundle; null outside OSGi. */
+    private final BundleContext context;
     private final Set<AutoCloseable> running = new CopyOnWriteArraySet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     /**
@@ -44,6 +46,7 @@ public class McpServerComponent implements McpServer {
     @Activate
     public McpServerComponent(@Reference Kernel kernel, BundleContext context) {
         this.kernel = kernel;
+        this.context = context;
         Object header = context.getBundle().getHeaders().get("Quiver-Version");
         this.version = header == null ? context.getBundle().getVersion().toString() : header.toString();
     }
@@ -52,6 +55,7 @@ public class McpServerComponent implements McpServer {
     public McpServerComponent(Kernel kernel, String version) {
         this.kernel = kernel;
         this.version = version;
+        this.context = null;
     }
 
     @Override
@@ -60,10 +64,16 @@ public class McpServerComponent implements McpServer {
             err.println("quiver mcp: the workspace " + options.workspace() + " is not a folder.");
             return 1;
         }
-        ToolService service = new ToolService(kernel, options, err, version, APPROVAL_TIMEOUT, calls);
-        StdioServer server = new StdioServer(service, in, out, REQUEST_TIMEOUT);
+        // the launcher may have answered the client already, and then owns standard input
+        EarlyStart early = EarlyStart.take(context);
+        ToolService service = new ToolService(kernel, options, err, version, APPROVAL_TIMEOUT, calls, early);
+        StdioServer server = new StdioServer(service, early.in().orElse(in), out, REQUEST_TIMEOUT,
+                early.answeredInitialize().orElse(null));
         running.add(server);
         err.println("quiver mcp " + version + " · serving " + options.workspace() + " over stdio");
+        early.answeredInitialize().ifPresent(answered -> err.println("quiver mcp · answered initialize"
+                + (early.servedTools().isPresent() ? " and tools/list (" + early.servedNames().size() + " tools)" : "")
+                + " from the catalogue recorded at the last start"));
         try {
             server.run();
             return 0;

@@ -41,7 +41,19 @@ final class StdioServer implements AutoCloseable {
     /** How long requests still running when the input ends may take to answer. */
     private static final long DRAIN_MILLIS = 10_000;
 
+    /**
+     * The id (as JSON) of an {@code initialize} the launcher answered already (see {@link EarlyStart}):
+     * the session opens from it, and its answer is not sent a second time. Cleared once skipped.
+     */
+    private volatile String answeredInitialize;
+
     StdioServer(ToolService service, InputStream in, OutputStream out, Duration requestTimeout) {
+        this(service, in, out, requestTimeout, null);
+    }
+
+    StdioServer(ToolService service, InputStream in, OutputStream out, Duration requestTimeout,
+            String answeredInitialize) {
+        this.answeredInitialize = answeredInitialize;
         this.service = service;
         this.in = in instanceof BufferedInputStream ? in : new BufferedInputStream(in, 64 * 1024);
         this.out = out;
@@ -207,6 +219,13 @@ final class StdioServer implements AutoCloseable {
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
             return Mono.fromRunnable(() -> {
+                String answered = answeredInitialize;
+                if (answered != null && message instanceof McpSchema.JSONRPCResponse response
+                        && answered.equals(Json.write(response.id()))) {
+                    answeredInitialize = null; // the launcher sent this answer before the framework started
+                    answered();
+                    return;
+                }
                 write(Json.write(message));
                 if (message instanceof McpSchema.JSONRPCResponse) {
                     answered();

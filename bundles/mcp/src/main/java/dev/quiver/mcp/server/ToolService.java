@@ -51,6 +51,8 @@ final class ToolService implements AutoCloseable {
             ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
     /** Tool bundles often come and go in bursts (a feature installs several): one notice per burst. */
     private static final long CHANGE_DEBOUNCE_MILLIS = 150;
+    /** How long a call of a tool the recorded catalogue listed waits for that tool to register. */
+    private static final long LISTED_TOOL_WAIT_MILLIS = 10_000;
 
     private final Kernel kernel;
     private final SessionOptions base;
@@ -58,6 +60,9 @@ final class ToolService implements AutoCloseable {
     private final String version;
     private final Duration approvalTimeout;
     private final CallQueue calls;
+    private final EarlyStart early;
+    private final java.util.Set<String> servedNames;
+    private volatile McpSchema.InitializeResult initializeResult;
     private final ScheduledExecutorService debounce;
     private volatile Consumer<String> notifier = method -> { };
     private volatile Session session;
@@ -68,6 +73,14 @@ final class ToolService implements AutoCloseable {
 
     ToolService(Kernel kernel, SessionOptions base, PrintStream err, String version, Duration approvalTimeout,
             Executor workers) {
+        this(kernel, base, err, version, approvalTimeout, workers, EarlyStart.NONE);
+    }
+
+    /** As the other constructor, after the launcher's early answers ({@link EarlyStart}). */
+    ToolService(Kernel kernel, SessionOptions base, PrintStream err, String version, Duration approvalTimeout,
+            Executor workers, EarlyStart early) {
+        this.early = early;
+        this.servedNames = early.servedNames();
         this.kernel = kernel;
         this.base = base;
         this.err = err;
@@ -127,8 +140,51 @@ final class ToolService implements AutoCloseable {
                 new McpSchema.ServerCapabilities.ToolCapabilities(true));
         String instructions = "Quiver's tools for the workspace " + opened.workspace() + ". Every call goes through "
                 + "Quiver's permission chain; a refused call comes back as an error result that says why.";
-        return Mono.just(new McpSchema.InitializeResult(protocol, capabilities,
-                new McpSchema.Implementation("quiver", "Quiver", version), instructions));
+        initializeResult = new McpSchema.InitializeResult(protocol, capabilities,
+                new McpSchema.Implementation("quiver", "Quiver", version), instructions);
+        if (early.servedTools().isPresent()) {
+            debounce.execute(this::checkServedList);
+        }
+        return Mono.just(initializeResult);
+    }
+
+    /**
+     * Once the session is open: the live list, against what the launcher served from its record. A
+     * difference (a tool bundle that came or went without changing the record's inputs) is announced
+     * as a change, so the client lists again, and that answer becomes the next start's record. This
+     * list is never recorded itself: the connection may be closing meanwhile (a client that only
+     * wanted the list), and a closing session's list is short of the tools it already let go.
+     */
+    private void checkServedList() {
+        try {
+            String live = Json.write(listTools());
+            if (closed) {
+                return;
+            }
+            if (early.servedTools().isPresent() && !early.servedTools().get().equals(live)) {
+                err.println("quiver mcp · the live tool list differs from the recorded one: sent tools/list_changed");
+                notifier.accept(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("Could not check the recorded tool list", e);
+        }
+    }
+
+    /**
+     * Records the catalogue a client's {@code tools/list} was just answered with, for the next start's
+     * early answers; not when tools of MCP servers are in it, whose lists can change with no input of
+     * Quiver's changing.
+     */
+    private void record(McpSchema.ListToolsResult list) {
+        McpSchema.InitializeResult result = initializeResult;
+        if (early.recorder().isEmpty() || result == null || closed
+                || EarlyStart.anyFromMcpServers(list.tools().stream().map(McpSchema.Tool::name).toList())) {
+            return;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode initialize = Json.MAPPER.valueToTree(result);
+        initialize.remove("protocolVersion");
+        early.recorder().get().accept(Map.of("interactive", String.valueOf(interactive), "protocols",
+                String.join(" ", PROTOCOL_VERSIONS), "initialize", Json.write(initialize), "tools", Json.write(list)));
     }
 
     private synchronized void toolsChanged() {
@@ -168,7 +224,11 @@ final class ToolService implements AutoCloseable {
     Map<String, McpRequestHandler<?>> requestHandlers() {
         Map<String, McpRequestHandler<?>> handlers = new HashMap<>();
         McpRequestHandler<Object> ping = (exchange, params) -> Mono.just(Map.of());
-        McpRequestHandler<McpSchema.ListToolsResult> list = (exchange, params) -> Mono.fromCallable(this::listTools);
+        McpRequestHandler<McpSchema.ListToolsResult> list = (exchange, params) -> Mono.fromCallable(() -> {
+            McpSchema.ListToolsResult answer = listTools();
+            record(answer);
+            return answer;
+        });
         McpRequestHandler<CallToolResult> call = (exchange, params) -> Mono.fromCallable(() -> callTool(exchange, params));
         handlers.put(McpSchema.METHOD_PING, ping);
         handlers.put(McpSchema.METHOD_TOOLS_LIST, list);
@@ -214,6 +274,27 @@ final class ToolService implements AutoCloseable {
         return new McpSchema.ListToolsResult(tools, null);
     }
 
+    /**
+     * A call of a tool the launcher listed from its record may come before the tool's bundle has
+     * registered it (a {@code deploy/} bundle): it waits for the tool, for a while; then the call
+     * goes on and gets the ordinary answer for a tool that is not there.
+     */
+    private void awaitListedTool(Session current, String tool) {
+        if (!servedNames.contains(tool)) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LISTED_TOOL_WAIT_MILLIS);
+        while (current.tools().stream().noneMatch(info -> info.name().equals(tool)) && System.nanoTime() < deadline
+                && !closed) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private CallToolResult callTool(McpAsyncServerExchange exchange, Object params) {
         Session current = requireSession();
         if (!(params instanceof Map<?, ?> map)) {
@@ -225,6 +306,7 @@ final class ToolService implements AutoCloseable {
         }
         Object arguments = map.get("arguments");
         String argumentsJson = arguments == null ? "{}" : Json.write(arguments);
+        awaitListedTool(current, tool);
         ElicitingFrontEnd listener = new ElicitingFrontEnd(exchange, interactive, approvalTimeout);
         CallOutcome outcome = current.call(tool, argumentsJson, listener);
         // a refusal or a failure is a result the model reads, never a protocol error
