@@ -162,7 +162,7 @@ final class ElicitingFrontEnd implements TurnListener {
         StringBuilder text = new StringBuilder();
         text.append("Quiver asks before running ").append(request.tool()).append(":\n\n").append(visible(request.subject()))
                 .append("\n\nWhy it asks: ").append(request.verdict().reason());
-        request.pattern().ifPresent(p -> text.append("\n\n\"always\" allows ").append(p)
+        request.pattern().ifPresent(p -> text.append("\n\n\"always\" allows ").append(visible(p))
                 .append(" for the rest of this session."));
         request.diff().map(ElicitingFrontEnd::visible).ifPresent(diff -> text.append("\n\nWhat it changes (unified diff):\n")
                 .append(diff.length() <= MAX_DIFF_CHARS ? diff : diff.substring(0, MAX_DIFF_CHARS)
@@ -195,7 +195,7 @@ final class ElicitingFrontEnd implements TurnListener {
     static Map<String, Object> schema(ApprovalRequest request) {
         List<String> choices = request.pattern().isPresent() ? List.of(ONCE, ALWAYS, DENY) : List.of(ONCE, DENY);
         List<String> names = request.pattern().isPresent()
-                ? List.of("Allow once", "Always allow " + request.pattern().get(), "Deny")
+                ? List.of("Allow once", "Always allow " + visible(request.pattern().get()), "Deny")
                 : List.of("Allow once", "Deny");
         Map<String, Object> decision = new LinkedHashMap<>();
         decision.put("type", "string");

@@ -105,8 +105,9 @@ class ProtocolPiecesTest {
     @Test
     void theSubjectsControlCharactersAndDirectionOverridesAreShownEscaped() {
         String message = ElicitingFrontEnd.message(new ApprovalRequest("bash", "echo ok\u001b[2K\r\u202E~ fr- mr",
-                new Verdict(Decision.ASK, "default", "bash asks"), Optional.empty()));
+                new Verdict(Decision.ASK, "default", "bash asks"), Optional.of("echo ok\u001b[2K *")));
         assertTrue(message.contains(":\n\necho ok\\x1B[2K\\x0D\\u202e~ fr- mr\n"), message);
+        assertTrue(message.contains("\"always\" allows echo ok\\x1B[2K *"), message);
         assertFalse(message.contains("\u001b") || message.contains("\r") || message.contains("\u202E"), message);
     }
 
