@@ -28,7 +28,9 @@ public final class ApprovalPrompt {
     /** {@code y allow once | a always allow bash git status * | n deny}, without "a" when nothing can be granted. */
     public static String choices(ApprovalRequest request) {
         return request.pattern()
-                .map(pattern -> "y allow once | a always allow " + request.tool() + " " + pattern + " | n deny")
+                // the pattern is cut from the command: its control characters are shown, never sent to the terminal
+                .map(pattern -> "y allow once | a always allow " + request.tool() + " "
+                        + dev.quiver.cli.terminal.Printable.visible(pattern) + " | n deny")
                 .orElse("y allow once | n deny");
     }
 
@@ -93,7 +95,8 @@ public final class ApprovalPrompt {
     public static String outcome(Approval approval, ApprovalRequest request) {
         return switch (approval.choice()) {
             case ONCE -> "allowed once";
-            case ALWAYS -> "allowed " + request.tool() + " " + request.pattern().orElse("") + " for this session";
+            case ALWAYS -> "allowed " + request.tool() + " "
+                    + dev.quiver.cli.terminal.Printable.visible(request.pattern().orElse("")) + " for this session";
             case DENY -> approval.instead().isBlank() ? "denied" : "denied: " + approval.instead();
         };
     }

@@ -25,8 +25,9 @@ final class Header {
     static String line(String version, Session session, Optional<Shell> shell) {
         String sets = session.toolSets().isEmpty() ? "none" : String.join(", ", session.toolSets());
         String line = "quiver " + version + " · workspace " + session.workspace() + " · model "
-                + session.model().orElse("none") + (session.agent().equals("default") ? ""
-                        : " · agent " + session.agent() + " (thinking " + session.thinking() + ")") + " · tools " + sets;
+                + session.model().orElse("none")
+                + dev.quiver.cli.terminal.StartupHeader.variant(session).map(variant -> " · " + variant).orElse("")
+                + " · tools " + sets;
         return sandboxWarning(session, shell).map(warning -> line + " · " + warning).orElse(line);
     }
 

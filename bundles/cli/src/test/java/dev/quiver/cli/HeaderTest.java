@@ -21,14 +21,18 @@ class HeaderTest {
 
     /** A session with a workspace, a model, two tool sets and the given "shell" config. */
     private static Session session(Optional<Object> shellConfig) {
-        return session(shellConfig, "default");
+        return session(shellConfig, "default", "medium");
     }
 
     private static Session session(Optional<Object> shellConfig, String agent) {
+        return session(shellConfig, agent, "high");
+    }
+
+    private static Session session(Optional<Object> shellConfig, String agent, String thinking) {
         return (Session) Proxy.newProxyInstance(HeaderTest.class.getClassLoader(), new Class<?>[] {Session.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "agent" -> agent;
-                    case "thinking" -> "high";
+                    case "thinking" -> thinking;
                     case "workspace" -> Path.of("/ws");
                     case "model" -> Optional.of("openai/gpt");
                     case "toolSets" -> List.of("core", "extra");
@@ -56,6 +60,16 @@ class HeaderTest {
     void aVariantOtherThanDefaultIsNamedWithItsThinkingLevel() {
         assertEquals("quiver 1.2.3 · workspace /ws · model openai/gpt · agent review (thinking high) · tools core, extra",
                 Header.line("1.2.3", session(Optional.empty(), "review"), Optional.empty()));
+    }
+
+    /**
+     * A config (a trusted workspace's included) that sets only {@code thinking: max} costs more on every
+     * request; the default variant must not hide it.
+     */
+    @Test
+    void aThinkingLevelOtherThanTheDefaultsIsNamedUnderTheDefaultVariantToo() {
+        assertEquals("quiver 1.2.3 · workspace /ws · model openai/gpt · thinking max · tools core, extra",
+                Header.line("1.2.3", session(Optional.empty(), "default", "max"), Optional.empty()));
     }
 
     @Test

@@ -141,7 +141,7 @@ public final class LineFrontEnd implements Approver {
             out.flush();
         }
         Optional<java.util.List<String>> answer = LineAnswer.read(read(), question);
-        sink.line("→ " + answer.map(chosen -> String.join(", ", chosen)).orElse("dismissed"));
+        sink.line("→ " + answer.map(chosen -> Printable.line(String.join(", ", chosen))).orElse("dismissed"));
         return answer;
     }
 

@@ -32,11 +32,22 @@ public final class Printable {
                 i = skipEscape(s, i);
             } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
                 // other control characters are dropped
+            } else if (isDirectionControl(c)) {
+                out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): a terminal that
+     * lays out right-to-left text reorders what follows them, so "rm -rf ~ \u202e..." or a question could show
+     * other words than the ones that run or were sent ("Trojan Source"). They are shown as {@code \u202e}.
+     */
+    private static boolean isDirectionControl(char c) {
+        return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
     }
 
     /** The index of the last character of the escape sequence starting at {@code i}. */
@@ -83,7 +94,7 @@ public final class Printable {
                 out.append('^').append((char) (c + 0x40));
             } else if (c == 0x7f) {
                 out.append("^?");
-            } else if (c >= 0x80 && c < 0xa0) {
+            } else if ((c >= 0x80 && c < 0xa0) || isDirectionControl(c)) {
                 out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);

@@ -25,6 +25,23 @@ public final class StartupHeader {
      * The header's lines, with the modes that change what runs unasked or what is offered: {@code --yolo}
      * in red, since asks are now allows; {@code --read-only}.
      */
+    /**
+     * The agent variant and thinking level for a header, when they are not the default's: a variant changes
+     * what is offered and how hard the model thinks, and a level above the default's (the config's
+     * {@code thinking}, a trusted workspace's included) costs more on every request, so either is said from
+     * the start.
+     */
+    public static java.util.Optional<String> variant(Session session) {
+        if (!session.agent().equals("default")) {
+            return java.util.Optional.of("agent " + session.agent() + " (thinking " + session.thinking() + ")");
+        }
+        return session.thinking().equals(DEFAULT_THINKING) ? java.util.Optional.empty()
+                : java.util.Optional.of("thinking " + session.thinking());
+    }
+
+    /** The default variant's thinking level, which the header leaves unsaid. */
+    static final String DEFAULT_THINKING = "medium";
+
     public static List<AttributedString> lines(String version, Session session, String sandbox, boolean yolo,
             boolean readOnly) {
         List<AttributedString> lines = new ArrayList<>();
@@ -32,12 +49,10 @@ public final class StartupHeader {
         first.style(AttributedStyle.BOLD).append("quiver ").append(version);
         first.style(Markdown.FAINT).append(" · ");
         first.style(AttributedStyle.DEFAULT).append("model ").append(session.model().orElse("none"));
-        if (!session.agent().equals("default")) {
-            // a variant changes what is offered and how hard the model thinks: worth saying from the start
+        variant(session).ifPresent(variant -> {
             first.style(Markdown.FAINT).append(" · ");
-            first.style(AttributedStyle.DEFAULT).append("agent " + session.agent() + " (thinking " + session.thinking()
-                    + ")");
-        }
+            first.style(AttributedStyle.DEFAULT).append(variant);
+        });
         first.style(Markdown.FAINT).append(" · ");
         first.style(AttributedStyle.DEFAULT).append(session.workspace().toString());
         lines.add(first.toAttributedString());

@@ -122,6 +122,34 @@ class LineFrontEndTest {
         assertTrue(output.contains("error: usage: /undo [N] [--force]"), output);
     }
 
+    /**
+     * The attack: direction overrides in a command, or in a question and its options, make a terminal that
+     * lays out right-to-left text show other words than the ones that run or were asked. They are shown
+     * escaped, and the answer is still only the question's answer.
+     */
+    @Test
+    void directionOverridesInAnApprovalOrAQuestionAreShownEscapedNotObeyed() {
+        FakeSession session = new FakeSession(dir);
+        List<Object> answers = new ArrayList<>();
+        Verdict ask = new Verdict(Decision.ASK, "default", "bash asks");
+        session.turns.add((s, listener) -> {
+            answers.add(listener.ask(new dev.quiver.api.UserQuestion("Allow bash \u202Efr- mr\u202C?",
+                    List.of(new dev.quiver.api.UserQuestion.Option("y\u2066es", "")), false)));
+            answers.add(listener.approve(new ApprovalRequest("bash", "echo ok \u202E~ fr- mr", ask, Optional.empty())));
+            answers.add(listener.approve(new ApprovalRequest("bash", "ls\u001b[2K", ask, Optional.of("ls\u001b[2K *"))));
+            return "";
+        });
+        String output = run(session, "go\n1\nn\n\na\n/exit\n");
+        assertFalse(output.contains("\u001b"), output);
+        assertTrue(output.contains("a always allow bash ls^[[2K * | n deny")
+                && output.contains("allowed bash ls^[[2K * for this session"), output);
+        assertFalse(output.contains("\u202E") || output.contains("\u202C") || output.contains("\u2066"), output);
+        assertTrue(output.contains("? Allow bash \\u202efr- mr\\u202c?"), output);
+        assertTrue(output.contains("1. y\\u2066es (recommended)"), output);
+        assertTrue(output.contains("    echo ok \\u202e~ fr- mr"), output);
+        assertEquals(List.of(Optional.of(List.of("y\u2066es")), Approval.deny(""), Approval.always()), answers);
+    }
+
     @Test
     void aFileNameCannotDrawOnTheTerminalOrForgeALineOfTheUndoPreview() {
         FakeSession session = new FakeSession(dir);

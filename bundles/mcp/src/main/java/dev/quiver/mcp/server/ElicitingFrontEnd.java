@@ -160,9 +160,9 @@ final class ElicitingFrontEnd implements TurnListener {
 
     static String message(ApprovalRequest request) {
         StringBuilder text = new StringBuilder();
-        text.append("Quiver asks before running ").append(request.tool()).append(":\n\n").append(request.subject())
+        text.append("Quiver asks before running ").append(request.tool()).append(":\n\n").append(visible(request.subject()))
                 .append("\n\nWhy it asks: ").append(request.verdict().reason());
-        request.pattern().ifPresent(p -> text.append("\n\n\"always\" allows ").append(p)
+        request.pattern().ifPresent(p -> text.append("\n\n\"always\" allows ").append(visible(p))
                 .append(" for the rest of this session."));
         request.diff().map(ElicitingFrontEnd::visible).ifPresent(diff -> text.append("\n\nWhat it changes (unified diff):\n")
                 .append(diff.length() <= MAX_DIFF_CHARS ? diff : diff.substring(0, MAX_DIFF_CHARS)
@@ -170,13 +170,18 @@ final class ElicitingFrontEnd implements TurnListener {
         return text.toString();
     }
 
-    /** A file's text as a dialog may show it: control characters other than line ends and tabs escaped. */
+    /**
+     * Text as a dialog may show it: control characters other than line ends and tabs escaped, and the
+     * bidirectional overrides and isolates, which would show a command's words in another order than they run.
+     */
     private static String visible(String text) {
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
                 out.append(String.format("\\x%02X", (int) c));
+            } else if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
+                out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);
             }
@@ -190,7 +195,7 @@ final class ElicitingFrontEnd implements TurnListener {
     static Map<String, Object> schema(ApprovalRequest request) {
         List<String> choices = request.pattern().isPresent() ? List.of(ONCE, ALWAYS, DENY) : List.of(ONCE, DENY);
         List<String> names = request.pattern().isPresent()
-                ? List.of("Allow once", "Always allow " + request.pattern().get(), "Deny")
+                ? List.of("Allow once", "Always allow " + visible(request.pattern().get()), "Deny")
                 : List.of("Allow once", "Deny");
         Map<String, Object> decision = new LinkedHashMap<>();
         decision.put("type", "string");

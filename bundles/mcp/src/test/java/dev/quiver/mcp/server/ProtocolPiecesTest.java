@@ -98,6 +98,19 @@ class ProtocolPiecesTest {
         assertEquals(List.of("once", "deny"), choices.get("enum"), "nothing to grant: no always");
     }
 
+    /**
+     * The attack: a command whose escape sequences or direction overrides make the client's dialog (a terminal
+     * client's too) show other words than the ones that run. The subject is shown escaped, as the diff is.
+     */
+    @Test
+    void theSubjectsControlCharactersAndDirectionOverridesAreShownEscaped() {
+        String message = ElicitingFrontEnd.message(new ApprovalRequest("bash", "echo ok\u001b[2K\r\u202E~ fr- mr",
+                new Verdict(Decision.ASK, "default", "bash asks"), Optional.of("echo ok\u001b[2K *")));
+        assertTrue(message.contains(":\n\necho ok\\x1B[2K\\x0D\\u202e~ fr- mr\n"), message);
+        assertTrue(message.contains("\"always\" allows echo ok\\x1B[2K *"), message);
+        assertFalse(message.contains("\u001b") || message.contains("\r") || message.contains("\u202E"), message);
+    }
+
     @Test
     void aWriteCallsPromptCarriesItsDiffCutPastItsLimit() {
         Verdict ask = new Verdict(Decision.ASK, "default", "edit_file is a write tool; those ask by default.");
