@@ -83,7 +83,7 @@ class CommandLineEndToEndTest {
                 assertEquals("allow", tool.get("decision").asText(), tool.toString());
             }
         }
-        assertEquals(List.of("forget", "recall", "remember", "skill", "task", "todo_write"), agent.stream().sorted().toList());
+        assertEquals(List.of("forget", "recall", "remember", "skill", "spawn_subagent", "task", "todo_write"), agent.stream().sorted().toList());
         // the git set: everything reads and is allowed, except git_commit, which writes and asks
         java.util.Map<String, String> git = new java.util.TreeMap<>();
         for (JsonNode tool : tools) {

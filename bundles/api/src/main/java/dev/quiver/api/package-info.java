@@ -9,10 +9,12 @@
  * services add refusals that no approval can override. {@link dev.quiver.api.SearchBackend}
  * services are the engines behind {@code web_search} (1.6). 1.7 added
  * {@link dev.quiver.api.ToolContext#runSubagent}, which runs a child agent for the {@code task} tool,
- * {@link dev.quiver.api.Tool#promptSection} and {@link dev.quiver.api.ToolContext#workspaceTrusted}.
+ * {@link dev.quiver.api.Tool#promptSection} and {@link dev.quiver.api.ToolContext#workspaceTrusted}; 1.8
+ * {@link dev.quiver.api.ToolContext#runWorkerInWorktree}, a worker in a git checkout of its own for
+ * {@code spawn_subagent}.
  */
 @Export
-@Version("1.7.0")
+@Version("1.8.0")
 package dev.quiver.api;
 
 import org.osgi.annotation.bundle.Export;

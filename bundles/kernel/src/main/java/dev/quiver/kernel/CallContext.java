@@ -25,12 +25,20 @@ final class CallContext implements ToolContext {
     private Child child = (label, kind, prompt) -> {
         throw new dev.quiver.api.ToolException("Subagents are not available to this call.");
     };
+    private Isolated isolated = (label, prompt, keep) -> {
+        throw new dev.quiver.api.ToolException("Workers in checkouts of their own are not available to this call.");
+    };
     /** What a cancel stops besides the tool: a subagent the call runs. */
     private final java.util.List<Runnable> onCancel = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** How this call's subagent is run. */
     interface Child {
         String run(String label, SubagentKind kind, String prompt) throws dev.quiver.api.ToolException;
+    }
+
+    /** How this call's worker in a checkout of its own is run. */
+    interface Isolated {
+        String run(String label, String prompt, boolean keep) throws dev.quiver.api.ToolException;
     }
 
     /** How this call's question reaches the model. */
@@ -99,6 +107,16 @@ final class CallContext implements ToolContext {
         }
     }
 
+    @Override
+    public String runWorkerInWorktree(String label, String prompt, boolean keep) throws dev.quiver.api.ToolException {
+        subagents.incrementAndGet();
+        try {
+            return isolated.run(label, prompt, keep);
+        } finally {
+            subagents.decrementAndGet();
+        }
+    }
+
     /** Whether a subagent of this call is running now. */
     boolean runsSubagent() {
         return subagents.get() > 0;
@@ -146,6 +164,12 @@ final class CallContext implements ToolContext {
     /** Where {@link #runSubagent} goes. */
     CallContext withSubagents(Child runner) {
         this.child = runner;
+        return this;
+    }
+
+    /** Where {@link #runWorkerInWorktree} goes. */
+    CallContext withIsolatedWorkers(Isolated runner) {
+        this.isolated = runner;
         return this;
     }
 
