@@ -218,10 +218,22 @@ final class Worktrees {
         return problems;
     }
 
-    /** The checkout's own repository, opened so that it starts no process. */
+    /**
+     * The checkout's own repository, opened so that it starts no process. The worker's commands can write
+     * in its {@code .git}; what could lead the kernel's own git calls elsewhere is refused or overridden: a
+     * {@code .git} that became a link or a file, a {@code commondir} (a linked worktree's pointer to
+     * another repository), and {@code core.worktree} (the work tree is set here, so the config's is not read).
+     */
     private static Repository open(Path checkout) throws IOException {
-        return new FileRepositoryBuilder().setGitDir(checkout.resolve(".git").toFile()).setFS(NoProcessFS.INSTANCE)
-                .setMustExist(true).build();
+        Path gitDir = checkout.resolve(".git");
+        if (!Files.isDirectory(gitDir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || !gitDir.toRealPath().equals(checkout.toRealPath().resolve(".git"))
+                || Files.exists(gitDir.resolve("commondir"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("the checkout's .git was replaced (by a link, a file or a commondir pointing "
+                    + "elsewhere), so Quiver does not use it");
+        }
+        return new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setWorkTree(checkout.toFile())
+                .setFS(NoProcessFS.INSTANCE).setMustExist(true).build();
     }
 
     /** The user's name and e-mail as their git configuration gives them. */
