@@ -19,7 +19,6 @@ import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.diff.Edit;
-import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
@@ -153,7 +152,8 @@ final class Worktrees {
                 .setFS(NoProcessFS.INSTANCE).build()) {
             child.create();
             // the user's objects are read where they are, never copied
-            Path objects = ((FileRepository) user).getObjectDatabase().getDirectory().toPath().toRealPath();
+            // the common folder: a linked worktree's own git folder holds no objects
+            Path objects = user.getCommonDirectory().toPath().resolve("objects").toRealPath();
             Files.writeString(checkout.resolve(".git/objects/info/alternates"), objects + "\n");
             RefUpdate start = child.updateRef(Constants.R_HEADS + branch);
             start.setNewObjectId(head);
