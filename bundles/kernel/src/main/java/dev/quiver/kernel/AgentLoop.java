@@ -219,23 +219,20 @@ final class AgentLoop {
             }
             history.add(message);
             recorder.assistant(message);
-            List<ToolExecutionRequest> asked = received.toolExecutionRequests();
             // reads run together, writes alone (StepCalls); results go back in the order asked for
-            List<CallOutcome> outcomes = StepCalls.run(asked, request -> StepCalls.overlaps(tools, request),
-                    (request, heard) -> call(tools, request, heard), listener, requests, () -> cancelled);
-            for (int i = 0; i < asked.size(); i++) {
-                ToolExecutionRequest request = asked.get(i);
-                CallOutcome outcome = outcomes.get(i);
-                if (outcome == null) {
-                    // every call needs its result, even the ones an aborted turn never ran
-                    history.add(ToolExecutionResultMessage.from(request, "Not run: the user aborted the turn."));
-                    continue;
-                }
-                calls.add(outcome);
-                String output = forModel(outcome);
-                history.add(ToolExecutionResultMessage.from(request, output));
-                recorder.tool(request, outcome, output);
-            }
+            StepCalls.run(received.toolExecutionRequests(), request -> StepCalls.overlaps(tools, request),
+                    (request, heard) -> call(tools, request, heard), listener, requests, () -> cancelled,
+                    (request, outcome) -> {
+                        if (outcome == null) {
+                            // every call needs its result, even the ones an aborted turn never ran
+                            history.add(ToolExecutionResultMessage.from(request, "Not run: the user aborted the turn."));
+                            return;
+                        }
+                        calls.add(outcome);
+                        String output = forModel(outcome);
+                        history.add(ToolExecutionResultMessage.from(request, output));
+                        recorder.tool(request, outcome, output);
+                    });
         }
         return new TurnResult(TurnResult.Status.STEP_LIMIT, "", calls, stepCap, turn);
     }

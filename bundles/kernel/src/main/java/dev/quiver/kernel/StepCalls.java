@@ -25,7 +25,7 @@ import java.util.function.Predicate;
  * Runs the calls of one model answer. A run of consecutive calls that may overlap (reads, and subagents
  * that change nothing) runs together, at most {@link #AT_ONCE} at a time; any other call runs alone, after
  * every call before it has ended and before any after it starts, so a write never overlaps another call.
- * Outcomes come back in the order the model asked for the calls.
+ * Outcomes are handed back in the order the model asked for the calls.
  *
  * <p>The front end hears the calls of a run one after another, in request order, as if they ran in
  * sequence: the first unfinished call's events pass through as they happen; a later call's wait, and are
@@ -69,14 +69,21 @@ final class StepCalls {
         return false;
     }
 
+    /** What the loop does with each call's outcome, on its own thread, in request order. */
+    interface Ended {
+        /** @param outcome null for a call that was not run (the turn was aborted first) */
+        void accept(ToolExecutionRequest request, CallOutcome outcome);
+    }
+
     /**
+     * Runs the calls; {@code ended} hears each run's outcomes as soon as the run is over, so a call's result
+     * is recorded before the next write starts.
+     *
      * @param overlaps whether a call may run alongside its neighbours that may too
      * @param cancelled whether the turn was aborted: a call not yet started is then not run
-     * @return each request's outcome in request order; null for a call that was not run
      */
-    static List<CallOutcome> run(List<ToolExecutionRequest> requests, Predicate<ToolExecutionRequest> overlaps,
-            Runner runner, TurnListener listener, Executor executor, BooleanSupplier cancelled) {
-        List<CallOutcome> outcomes = new ArrayList<>(requests.size());
+    static void run(List<ToolExecutionRequest> requests, Predicate<ToolExecutionRequest> overlaps,
+            Runner runner, TurnListener listener, Executor executor, BooleanSupplier cancelled, Ended ended) {
         int next = 0;
         while (next < requests.size()) {
             int end = next + 1;
@@ -86,14 +93,15 @@ final class StepCalls {
                 }
             }
             List<ToolExecutionRequest> group = requests.subList(next, end);
-            if (group.size() == 1) {
-                outcomes.add(cancelled.getAsBoolean() ? null : runner.run(group.get(0), listener));
-            } else {
-                outcomes.addAll(together(group, runner, listener, executor, cancelled));
+            List<CallOutcome> outcomes = group.size() == 1
+                    ? java.util.Collections.singletonList(cancelled.getAsBoolean() ? null
+                            : runner.run(group.get(0), listener))
+                    : together(group, runner, listener, executor, cancelled);
+            for (int i = 0; i < group.size(); i++) {
+                ended.accept(group.get(i), outcomes.get(i));
             }
             next = end;
         }
-        return outcomes;
     }
 
     private static List<CallOutcome> together(List<ToolExecutionRequest> group, Runner runner, TurnListener listener,
