@@ -19,13 +19,13 @@ import org.osgi.service.component.annotations.Component;
 public class SpawnSubagentTool implements Tool {
 
     private static final ToolSpec SPEC = new ToolSpec("spawn_subagent",
-            "Run a worker subagent in its own git checkout of HEAD on a new branch; returns the branch, the "
+            "Run a worker subagent in its own git checkout of HEAD on a new branch; returns the branch, "
                     + "files changed and its report.",
             """
             {"type":"object","properties":{\
             "description":{"type":"string","description":"3-8 words"},\
             "prompt":{"type":"string","description":"It sees nothing else"},\
-            "keep":{"type":"boolean","description":"Keep the checkout after the session"}},\
+            "keep":{"type":"boolean","description":"Keep checkout after session end"}},\
             "required":["description","prompt"]}""");
 
     @Override
