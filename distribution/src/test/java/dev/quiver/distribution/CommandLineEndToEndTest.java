@@ -84,7 +84,7 @@ class CommandLineEndToEndTest {
             }
         }
         // ask is listed as an interactive session offers it; -p and batches withhold it
-        assertEquals(List.of("ask", "forget", "recall", "remember", "skill", "task", "todo_write"),
+        assertEquals(List.of("ask", "forget", "recall", "remember", "skill", "spawn_subagent", "task", "todo_write"),
                 agent.stream().sorted().toList());
         // the git set: everything reads and is allowed, except git_commit, which writes and asks
         java.util.Map<String, String> git = new java.util.TreeMap<>();

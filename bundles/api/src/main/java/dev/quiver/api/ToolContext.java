@@ -138,6 +138,26 @@ public interface ToolContext {
                 + "assumption you made.");
     }
 
+    /**
+     * Runs a {@link SubagentKind#WORKER worker} subagent in a git checkout of its own and returns its
+     * report: the kernel makes a branch {@code quiver/<label>-<n>} at the repository's HEAD and a checkout
+     * of it outside the user's working tree, and the child's file tools and commands work there. Its
+     * calls are decided, asked about and audited as {@link #runSubagent}'s are. When the child ends, what
+     * it left is committed on the branch, which stays in the user's repository; the report names the
+     * branch and the files changed. The user's HEAD, index and working tree are never touched; their
+     * uncommitted changes are not in the checkout. The checkout is removed when the session ends unless
+     * {@code keep}.
+     *
+     * @param label a short name for the child; the branch and folder take its letters and digits only
+     * @param keep whether the checkout stays after the session ends
+     * @throws ToolException where the workspace is not in a git repository or has no commit, the session
+     *     is read-only or has no model, this call is itself a subagent's, or the child failed
+     * @since 1.8
+     */
+    default String runWorkerInWorktree(String label, String prompt, boolean keep) throws ToolException {
+        throw new ToolException("Workers in checkouts of their own are not available to this call.");
+    }
+
     /** How the session would decide a call: {@link ToolContext#permission}. */
     enum Permission {
         /** It would run without asking anyone. */

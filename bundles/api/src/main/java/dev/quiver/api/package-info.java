@@ -10,7 +10,9 @@
  * services are the engines behind {@code web_search} (1.6). 1.7 added
  * {@link dev.quiver.api.ToolContext#runSubagent}, which runs a child agent for the {@code task} tool,
  * {@link dev.quiver.api.Tool#promptSection} and {@link dev.quiver.api.ToolContext#workspaceTrusted}; 1.8 {@link dev.quiver.api.ToolContext#askUser} and
- * {@link dev.quiver.api.UserQuestion}, a question for the person at the front end.
+ * {@link dev.quiver.api.UserQuestion}, a question for the person at the front end, and
+ * {@link dev.quiver.api.ToolContext#runWorkerInWorktree}, a worker in a git checkout of its own for
+ * {@code spawn_subagent}.
  */
 @Export
 @Version("1.8.0")

@@ -275,27 +275,34 @@ final class AgentLoop {
             }
             history.add(message);
             recorder.assistant(message);
-            for (ToolExecutionRequest request : received.toolExecutionRequests()) {
-                if (cancelled) {
-                    // every call needs its result, even the ones an aborted turn never ran
-                    String output = "Not run: the user aborted the turn.";
-                    history.add(ToolExecutionResultMessage.from(request, output));
-                    continue;
-                }
-                long oversize = ArgumentLimit.oversize(request.arguments());
-                listener.callStarted(request.id(), request.name(),
-                        oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
-                CallOutcome outcome = subagent.isPresent()
-                        ? chain.runFor(subagent.get(), tools, request.name(), request.arguments(), listener)
-                        : chain.run(tools, request.name(), request.arguments(), listener);
-                listener.callEnded(outcome);
-                calls.add(outcome);
-                String output = forModel(outcome);
-                history.add(ToolExecutionResultMessage.from(request, output));
-                recorder.tool(request, outcome, output);
-            }
+            // reads run together, writes alone (StepCalls); results go back in the order asked for
+            StepCalls.run(received.toolExecutionRequests(), request -> StepCalls.overlaps(tools, request),
+                    (request, heard) -> call(tools, request, heard), listener, requests, () -> cancelled,
+                    (request, outcome) -> {
+                        if (outcome == null) {
+                            // every call needs its result, even the ones an aborted turn never ran
+                            history.add(ToolExecutionResultMessage.from(request, "Not run: the user aborted the turn."));
+                            return;
+                        }
+                        calls.add(outcome);
+                        String output = forModel(outcome);
+                        history.add(ToolExecutionResultMessage.from(request, output));
+                        recorder.tool(request, outcome, output);
+                    });
         }
         return new TurnResult(TurnResult.Status.STEP_LIMIT, "", calls, stepCap, turn);
+    }
+
+    /** One call through the chain, as this loop's own or its subagent's, heard from start to end. */
+    private CallOutcome call(List<RegisteredTool> tools, ToolExecutionRequest request, TurnListener listener) {
+        long oversize = ArgumentLimit.oversize(request.arguments());
+        listener.callStarted(request.id(), request.name(),
+                oversize < 0 ? request.arguments() : ArgumentLimit.standIn(oversize));
+        CallOutcome outcome = subagent.isPresent()
+                ? chain.runFor(subagent.get(), tools, request.name(), request.arguments(), listener)
+                : chain.run(tools, request.name(), request.arguments(), listener);
+        listener.callEnded(outcome);
+        return outcome;
     }
 
     /** Older Ollama servers send tool calls without ids; results and session files pair by id, so they get one. */

@@ -62,6 +62,9 @@ final class CallChain {
     static final String ASK_USER = "ask";
     /** The third identical call in one turn asks even when allowed: a model repeating itself is stuck. */
     static final int REPEAT_LIMIT = 3;
+    /** One level only: a child that could start children could multiply without bound. */
+    private static final String NO_GRANDCHILDREN = "A subagent cannot start another subagent. Do this part yourself "
+            + "and include it in your report.";
     /** How long a cancelled tool gets to return before the call is reported without it. */
     private static final long CANCEL_GRACE_MILLIS = 2000;
 
@@ -77,11 +80,11 @@ final class CallChain {
     private final java.util.function.Predicate<RegisteredTool> trusted;
     private final Duration timeout;
     private final AuditLog audit;
-    private final Grants grants = new Grants();
-    private final PromptSections sections = new PromptSections();
+    private final Grants grants;
+    private final PromptSections sections;
     private final java.util.function.Function<String, Optional<Object>> settings;
-    private final Map<String, Integer> repeats = new ConcurrentHashMap<>();
-    private final Set<CallContext> running = new CopyOnWriteArraySet<>();
+    private final Map<String, Integer> repeats;
+    private final Set<CallContext> running;
     private final java.util.function.Predicate<String> wasUnloaded;
     private final Supplier<Map<String, String>> environment;
     private volatile Supplier<Optional<java.nio.file.Path>> stateFolder = Optional::empty;
@@ -109,6 +112,12 @@ final class CallChain {
 
         String run(String label, ToolContext.SubagentKind kind, String prompt, TurnListener listener, CallContext call)
                 throws ToolException;
+
+        /** Runs a worker in a git checkout of its own ({@link ToolContext#runWorkerInWorktree}). */
+        default String runIsolated(String label, String prompt, boolean keep, TurnListener listener, CallContext call)
+                throws ToolException {
+            throw new ToolException("Workers in checkouts of their own are not available in this session.");
+        }
     }
 
     private volatile Delegate subagents = Delegate.NONE;
@@ -131,6 +140,19 @@ final class CallChain {
             Modes modes, Duration timeout, AuditLog audit,
             java.util.function.Function<String, Optional<Object>> settings, java.util.function.Predicate<RegisteredTool> trusted,
             java.util.function.Predicate<String> wasUnloaded, Supplier<Map<String, String>> environment) {
+        this(workspace, engine, guards, workers, modes, timeout, audit, settings, trusted, wasUnloaded, environment,
+                new Grants(), new PromptSections(), new ConcurrentHashMap<>(), new CopyOnWriteArraySet<>());
+    }
+
+    private CallChain(Workspace workspace, PermissionEngine engine, Supplier<List<Guard>> guards, ExecutorService workers,
+            Modes modes, Duration timeout, AuditLog audit,
+            java.util.function.Function<String, Optional<Object>> settings, java.util.function.Predicate<RegisteredTool> trusted,
+            java.util.function.Predicate<String> wasUnloaded, Supplier<Map<String, String>> environment, Grants grants,
+            PromptSections sections, Map<String, Integer> repeats, Set<CallContext> running) {
+        this.grants = grants;
+        this.sections = sections;
+        this.repeats = repeats;
+        this.running = running;
         this.wasUnloaded = wasUnloaded;
         this.environment = environment;
         this.settings = settings;
@@ -142,6 +164,22 @@ final class CallChain {
         this.modes = modes;
         this.timeout = timeout;
         this.audit = audit;
+    }
+
+    /**
+     * This chain over another workspace (a worker's checkout): the same rules (judging paths there), guards,
+     * grants, mode, audit log, model and running calls, so a cancel reaches its calls too. No checkpoint is
+     * taken there: the worker's branch keeps what it did.
+     */
+    CallChain over(Workspace other) {
+        CallChain copy = new CallChain(other, engine.over(other), guards, workers, modes, timeout, audit, settings,
+                trusted, wasUnloaded, environment, grants, sections, repeats, running);
+        copy.stateFolder = stateFolder;
+        copy.workspaceTrusted = workspaceTrusted;
+        copy.redactor = redactor;
+        copy.asker = asker;
+        copy.subagents = subagents;
+        return copy;
     }
 
     /** Where tools keep the workspace's state across sessions; found when a tool first asks. */
@@ -621,11 +659,18 @@ final class CallChain {
         Delegate children = subagents;
         context.withSubagents((label, kind, prompt) -> {
             if (subagent.isPresent()) {
-                // one level only: a child that could start children could multiply without bound
-                throw new ToolException("A subagent cannot start another subagent. Do this part yourself and "
-                        + "include it in your report.");
+                throw new ToolException(NO_GRANDCHILDREN);
             }
             return children.run(label, kind, prompt, listener, context);
+        }).withIsolatedWorkers((label, prompt, keep) -> {
+            if (subagent.isPresent()) {
+                throw new ToolException(NO_GRANDCHILDREN);
+            }
+            if (modes.readOnly()) {
+                throw new ToolException("This session is read-only, so no worker can be started: a worker changes "
+                        + "files. Use task with kind explore or review to look into it instead.");
+            }
+            return children.runIsolated(label, prompt, keep, listener, context);
         });
         context.withUser(question -> askUser(question, listener, subagent));
         running.add(context);

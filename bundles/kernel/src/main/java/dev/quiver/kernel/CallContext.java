@@ -31,6 +31,9 @@ final class CallContext implements ToolContext {
     };
     /** Whether the call waits for the person at the front end now. */
     private volatile boolean waitsForUser;
+    private Isolated isolated = (label, prompt, keep) -> {
+        throw new dev.quiver.api.ToolException("Workers in checkouts of their own are not available to this call.");
+    };
     /** What a cancel stops besides the tool: a subagent the call runs. */
     private final java.util.List<Runnable> onCancel = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -43,6 +46,11 @@ final class CallContext implements ToolContext {
     interface User {
         java.util.Optional<java.util.List<String>> ask(dev.quiver.api.UserQuestion question)
                 throws dev.quiver.api.ToolException;
+    }
+
+    /** How this call's worker in a checkout of its own is run. */
+    interface Isolated {
+        String run(String label, String prompt, boolean keep) throws dev.quiver.api.ToolException;
     }
 
     /** How this call's question reaches the model. */
@@ -122,6 +130,16 @@ final class CallContext implements ToolContext {
         }
     }
 
+    @Override
+    public String runWorkerInWorktree(String label, String prompt, boolean keep) throws dev.quiver.api.ToolException {
+        subagents.incrementAndGet();
+        try {
+            return isolated.run(label, prompt, keep);
+        } finally {
+            subagents.decrementAndGet();
+        }
+    }
+
     /**
      * Whether the call waits on something that takes as long as it takes: a subagent it runs, or the
      * person answering its question. The call's time limit does not cut it off meanwhile.
@@ -178,6 +196,12 @@ final class CallContext implements ToolContext {
     /** Where {@link #runSubagent} goes. */
     CallContext withSubagents(Child runner) {
         this.child = runner;
+        return this;
+    }
+
+    /** Where {@link #runWorkerInWorktree} goes. */
+    CallContext withIsolatedWorkers(Isolated runner) {
+        this.isolated = runner;
         return this;
     }
 

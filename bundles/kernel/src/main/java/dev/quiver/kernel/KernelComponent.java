@@ -166,7 +166,8 @@ public class KernelComponent implements Kernel {
         KernelSession[] self = new KernelSession[1];
         KernelSession session = new KernelSession(workspace, options, config, registry,
                 name -> Optional.ofNullable(providers.get(name)).map(LazyProvider::get), () -> List.copyOf(guards.values()),
-                SessionStore.fromEnvironment(System.getenv()), this::trusted, () -> closed(self[0]));
+                SessionStore.fromEnvironment(System.getenv()), this::trusted, () -> closed(self[0]))
+                .withWorkspaces(workspaces);
         self[0] = session;
         open.add(session);
         for (SessionListener listener : listeners) {

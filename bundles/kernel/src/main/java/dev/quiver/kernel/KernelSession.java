@@ -91,6 +91,8 @@ final class KernelSession implements Session {
     private final Checkpoints checkpoints;
     private final ModelAsk asking;
     private final Subagents subagents;
+    private final Worktrees worktrees;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KernelSession.class);
     /** The models a tool's question goes to, and the choice they were built for. */
     private AgentLoop.Models askedModels;
     private ModelChoice askedFor;
@@ -170,6 +172,7 @@ final class KernelSession implements Session {
         this.subagents = new Subagents(this::childModels, this::offered, chain, workspace.root(),
                 options.interactive(), () -> recorder, contextTokens(), silenceLimit(), workers);
         chain.withSubagents(subagents);
+        this.worktrees = new Worktrees(workspace, state);
         chain.withTrust(() -> {
             config.reloadIfChanged();
             return config.trusted();
@@ -736,9 +739,17 @@ final class KernelSession implements Session {
         };
     }
 
+    /** How workers' checkouts are opened as workspaces ({@code spawn_subagent}); without it none can start. */
+    KernelSession withWorkspaces(dev.quiver.api.WorkspaceFactory factory) {
+        subagents.withWorktrees(worktrees, factory::open);
+        return this;
+    }
+
     @Override
     public void close() {
         cancelTurn();
+        // the workers' checkouts not kept; their branches stay in the repository
+        subagents.close().forEach(problem -> LOG.warn(problem));
         context.close();
         onClose.run();
         workers.shutdownNow();

@@ -3,6 +3,7 @@ package dev.quiver.kernel;
 import dev.quiver.api.Access;
 import dev.quiver.api.ToolContext.SubagentKind;
 import dev.quiver.api.ToolException;
+import dev.quiver.api.Workspace;
 import dev.quiver.api.host.Approval;
 import dev.quiver.api.host.ApprovalRequest;
 import dev.quiver.api.host.CallOutcome;
@@ -37,6 +38,8 @@ final class Subagents implements CallChain.Delegate {
     static final int REPORT_CHARS = 20_000;
     /** The tool that starts subagents, never offered to one. */
     static final String TASK = "task";
+    /** The tool that starts workers in checkouts of their own, never offered to a subagent either. */
+    static final String SPAWN = "spawn_subagent";
 
     /** A child's model by its kind: explore and review children may have a cheaper one. */
     private final java.util.function.Function<SubagentKind, Optional<AgentLoop.Models>> models;
@@ -52,6 +55,13 @@ final class Subagents implements CallChain.Delegate {
     private final AtomicReference<Usage> turn = new AtomicReference<>(Usage.NONE);
     private volatile Instructions instructions = Instructions.NONE;
     private volatile Optional<String> appended = Optional.empty();
+    private volatile Worktrees worktrees;
+    private volatile Opener opener;
+
+    /** Opens a worker's checkout as the workspace its tools work in. */
+    interface Opener {
+        Workspace open(Path root, Path stateFolder) throws java.io.IOException;
+    }
 
     Subagents(java.util.function.Function<SubagentKind, Optional<AgentLoop.Models>> models, Supplier<List<RegisteredTool>> offered, CallChain chain,
             Path workspace, boolean interactive, Supplier<SessionStore.Recorder> recorder, int contextTokens,
@@ -69,7 +79,7 @@ final class Subagents implements CallChain.Delegate {
 
     /** Whether a child of this kind is offered the tool: decided by what the tool can do, never by config. */
     static boolean offers(SubagentKind kind, RegisteredTool tool) {
-        if (tool.name().equals(TASK) || tool.access() == Access.STATE) {
+        if (tool.name().equals(TASK) || tool.name().equals(SPAWN) || tool.access() == Access.STATE) {
             // the agent's own state (its todo list, its notes) is the parent's to keep
             return false;
         }
@@ -85,15 +95,87 @@ final class Subagents implements CallChain.Delegate {
     @Override
     public String run(String label, SubagentKind kind, String prompt, TurnListener parent, CallContext call)
             throws ToolException {
-        AgentLoop.Models current = models.apply(kind).orElseThrow(() -> new ToolException("No model is configured for this "
+        AgentLoop.Models current = model(kind);
+        String name = name(label, kind);
+        TurnResult result = runChild(current, name, kind, prompt, parent, call, chain, workspace, "");
+        return "Subagent '" + name + "' (" + kind.name().toLowerCase(java.util.Locale.ROOT) + ") finished in "
+                + steps(result) + ". Its report:\n\n" + report(result);
+    }
+
+    /**
+     * A worker in a checkout of its own ({@link Worktrees}): its calls go through this session's chain
+     * over the checkout; what it leaves is committed on its branch even when it fails, so no work is lost.
+     */
+    @Override
+    public String runIsolated(String label, String prompt, boolean keep, TurnListener parent, CallContext call)
+            throws ToolException {
+        Worktrees trees = worktrees;
+        Opener open = opener;
+        if (trees == null || open == null) {
+            throw new ToolException("Workers in checkouts of their own are not available in this session.");
+        }
+        AgentLoop.Models current = model(SubagentKind.WORKER);
+        String name = name(label, SubagentKind.WORKER);
+        Worktrees.Checkout checkout = trees.create(name, keep);
+        String where = "You work in a checkout of your own of the repository at its HEAD, on the branch "
+                + checkout.branch() + ", apart from the user's working tree; what you leave in it is committed "
+                + "on that branch when you finish, so do not switch branches. Uncommitted changes the user has "
+                + "are not in it.";
+        TurnResult result;
+        try {
+            Workspace opened;
+            try {
+                // its own state folder, in its .git where no file tool writes: journals name the checkout's files
+                opened = open.open(checkout.root(), checkout.folder().resolve(".git/quiver"));
+            } catch (java.io.IOException e) {
+                throw new ToolException("Could not open the worker's checkout " + checkout.root() + ": "
+                        + e.getMessage(), e);
+            }
+            result = runChild(current, name, SubagentKind.WORKER, prompt, parent, call, chain.over(opened),
+                    checkout.root(), where);
+        } catch (ToolException e) {
+            String kept;
+            try {
+                Worktrees.Outcome outcome = trees.finish(checkout, name);
+                kept = outcome.changed() ? " What it changed before it stopped is on the branch " + outcome.branch()
+                        + ": " + outcome.summary().lines().findFirst().orElse("") + "." : "";
+            } catch (ToolException notKept) {
+                kept = " " + notKept.getMessage();
+            }
+            throw new ToolException(e.getMessage() + kept, e);
+        }
+        Worktrees.Outcome outcome = trees.finish(checkout, name);
+        return "Worker '" + name + "' finished in " + steps(result) + ".\nBranch: " + outcome.branch()
+                + " (started from HEAD " + outcome.base() + "; the user's uncommitted changes were not in its "
+                + "checkout)\nChanged: " + outcome.summary() + "\nCheckout: " + checkout.folder()
+                + (keep ? " (kept)" : " (removed when the session ends; the branch stays)") + "\n\nIts report:\n\n"
+                + report(result);
+    }
+
+    private AgentLoop.Models model(SubagentKind kind) throws ToolException {
+        return models.apply(kind).orElseThrow(() -> new ToolException("No model is configured for this "
                 + "session (a direct call, a batch or an MCP client's session without --model), so no subagent can "
                 + "run. Pass --model PROVIDER/NAME."));
-        String name = label.isBlank() ? kind.name().toLowerCase(java.util.Locale.ROOT) : label.strip();
-        AgentLoop child = new AgentLoop(current, chain,
-                () -> offered.get().stream().filter(tool -> offers(kind, tool)).toList(), workspace, interactive,
+    }
+
+    private static String name(String label, SubagentKind kind) {
+        return label.isBlank() ? kind.name().toLowerCase(java.util.Locale.ROOT) : label.strip();
+    }
+
+    /**
+     * Runs one child to its answer over {@code via} in {@code root}, its usage counted in the turn.
+     *
+     * @param where what the child is told about its folder besides its kind's paragraph; may be empty
+     */
+    private TurnResult runChild(AgentLoop.Models current, String name, SubagentKind kind, String prompt,
+            TurnListener parent, CallContext call, CallChain via, Path root, String where) throws ToolException {
+        String told = appended.map(text -> text.strip() + "\n").orElse("") + instructions(kind)
+                + (where.isEmpty() ? "" : " " + where);
+        AgentLoop child = new AgentLoop(current, via,
+                () -> offered.get().stream().filter(tool -> offers(kind, tool)).toList(), root, interactive,
                 recorder.get().forSubagent(), List.of(), contextTokens, silenceLimit, requests)
                 .withInstructions(instructions)
-                .withRun(STEP_CAP, Optional.of(appended.map(text -> text.strip() + "\n").orElse("") + instructions(kind)))
+                .withRun(STEP_CAP, Optional.of(told))
                 .asSubagent(name);
         call.onCancel(child::cancel);
         TurnResult result;
@@ -110,20 +192,39 @@ final class Subagents implements CallChain.Delegate {
             // the child's own requests; what its tools asked the model is counted where they asked it
             turn.accumulateAndGet(child.spent(), Usage::plus);
         }
-        int calls = result.calls().size();
         if (result.status() == TurnResult.Status.STEP_LIMIT) {
             throw new ToolException("The subagent '" + name + "' reached its cap of " + STEP_CAP + " steps ("
-                    + calls + " calls) without a final answer, so it reported nothing. Give it a narrower task, "
-                    + "or do the rest yourself.");
+                    + result.calls().size() + " calls) without a final answer, so it reported nothing. Give it a "
+                    + "narrower task, or do the rest yourself.");
         }
+        return result;
+    }
+
+    /** {@code 2 steps with 3 calls} */
+    private static String steps(TurnResult result) {
+        int calls = result.calls().size();
+        return result.steps() + " step" + (result.steps() == 1 ? "" : "s") + " with " + calls + " call"
+                + (calls == 1 ? "" : "s");
+    }
+
+    /** The child's answer, capped. */
+    private static String report(TurnResult result) {
         String answer = result.answer().strip();
-        if (answer.length() > REPORT_CHARS) {
-            answer = answer.substring(0, REPORT_CHARS) + "\n... [the subagent's report was cut at "
-                    + String.format(java.util.Locale.ROOT, "%,d", REPORT_CHARS) + " characters]";
-        }
-        return "Subagent '" + name + "' (" + kind.name().toLowerCase(java.util.Locale.ROOT) + ") finished in "
-                + result.steps() + " step" + (result.steps() == 1 ? "" : "s") + " with " + calls + " call"
-                + (calls == 1 ? "" : "s") + ". Its report:\n\n" + answer;
+        return answer.length() <= REPORT_CHARS ? answer : answer.substring(0, REPORT_CHARS)
+                + "\n... [the subagent's report was cut at "
+                + String.format(java.util.Locale.ROOT, "%,d", REPORT_CHARS) + " characters]";
+    }
+
+    /** Where workers in checkouts of their own work, and how a checkout is opened as a workspace. */
+    void withWorktrees(Worktrees trees, Opener opener) {
+        this.worktrees = trees;
+        this.opener = opener;
+    }
+
+    /** Removes the checkouts not to be kept (the session ends); says what could not be removed. */
+    List<String> close() {
+        Worktrees trees = worktrees;
+        return trees == null ? List.of() : trees.close();
     }
 
     /** What the children since the last call used; starts the count again. */

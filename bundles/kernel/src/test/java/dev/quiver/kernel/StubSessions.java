@@ -94,6 +94,7 @@ final class StubSessions {
             Framework framework, java.util.function.Function<String, Optional<ModelProvider>> providers,
             SessionOptions options) throws IOException {
         return new KernelSession(workspace, options, config, framework.registry, providers, List::of,
-                SessionStore.fromEnvironment(environment), tool -> false, () -> { });
+                SessionStore.fromEnvironment(environment), tool -> false, () -> { })
+                .withWorkspaces(new WorkspaceFactoryComponent());
     }
 }

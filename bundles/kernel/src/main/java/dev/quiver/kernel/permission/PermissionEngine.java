@@ -55,6 +55,11 @@ public final class PermissionEngine {
         this.shellWorkspace = new BashWorkspace(workspace, home);
     }
 
+    /** The same rules judging the calls of another workspace (a worker's checkout): its paths are its own. */
+    public PermissionEngine over(Workspace other) {
+        return new PermissionEngine(rules, other, home);
+    }
+
     /** The workspace as the bash bundle's guard and command model need it. */
     public ShellWorkspace shellWorkspace() {
         return shellWorkspace;

@@ -39,6 +39,13 @@ public class TaskTool implements Tool {
 
     @Override
     public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+        String description = description(arguments);
+        String prompt = prompt(arguments, "subagent");
+        return ToolResult.of(context.runSubagent(description, kind(arguments.string("kind", "explore")), prompt));
+    }
+
+    /** The description as a one-line label: it is shown with the child's calls and in the audit log. */
+    static String description(Arguments arguments) throws ToolException {
         String description = arguments.string("description").replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
         if (description.isEmpty()) {
             throw new ToolException("The description is empty. Name the task in a few words.");
@@ -47,12 +54,17 @@ public class TaskTool implements Tool {
             throw new ToolException("The description has " + description.length() + " characters; keep it to "
                     + MAX_DESCRIPTION + " and put the details in the prompt.");
         }
+        return description;
+    }
+
+    /** The child's whole task: it sees nothing else. */
+    static String prompt(Arguments arguments, String child) throws ToolException {
         String prompt = arguments.string("prompt").strip();
         if (prompt.isEmpty()) {
-            throw new ToolException("The prompt is empty. Write everything the subagent needs to know: it sees "
+            throw new ToolException("The prompt is empty. Write everything the " + child + " needs to know: it sees "
                     + "none of this conversation.");
         }
-        return ToolResult.of(context.runSubagent(description, kind(arguments.string("kind", "explore")), prompt));
+        return prompt;
     }
 
     static SubagentKind kind(String value) throws ToolException {

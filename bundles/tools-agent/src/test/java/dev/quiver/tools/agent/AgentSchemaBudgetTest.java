@@ -18,7 +18,8 @@ class AgentSchemaBudgetTest {
 
     private static final int FLAT_BUDGET = 400;
     private static final Map<Tool, String> TOOLS = Map.of(new RememberTool(), "state", new RecallTool(), "state",
-            new ForgetTool(), "state", new SkillTool(), "read", new TaskTool(), "state", new AskTool(), "state");
+            new ForgetTool(), "state", new SkillTool(), "read", new TaskTool(), "state", new AskTool(), "state",
+            new SpawnSubagentTool(), "state");
 
     @Test
     void everyToolIsWithinTheBudgetAndIsRegisteredInTheAgentSetWithItsAccess() throws Exception {

@@ -56,6 +56,12 @@ class TaskToolTest {
             }
 
             @Override
+            public String runWorkerInWorktree(String label, String prompt, boolean keep) {
+                started.add(List.of(label, "worktree", prompt, keep));
+                return "branch of " + label;
+            }
+
+            @Override
             public boolean isCancelled() {
                 return false;
             }
@@ -87,5 +93,19 @@ class TaskToolTest {
                 "description", "d".repeat(81), "prompt", "y")), context));
         assertTrue(description.getMessage().contains("keep it to 80"), description.getMessage());
         assertEquals(List.of(), started);
+    }
+
+    @Test
+    void spawnSubagentHandsTheKernelTheSameCleanLabelAndKeepsTheCheckoutOnlyWhenAsked() throws Exception {
+        String result = new SpawnSubagentTool().call(Arguments.of(Map.of("description", "fix\nthe\u001b[2J test",
+                "prompt", "Fix it.")), context()).text();
+        assertEquals("branch of fix the [2J test", result);
+        new SpawnSubagentTool().call(Arguments.of(Map.of("description", "keep", "prompt", "p", "keep", true)), context());
+        assertEquals(List.of(List.of("fix the [2J test", "worktree", "Fix it.", false),
+                List.of("keep", "worktree", "p", true)), started);
+        ToolException prompt = assertThrows(ToolException.class, () -> new SpawnSubagentTool().call(Arguments.of(
+                Map.of("description", "x", "prompt", " ")), context()));
+        assertTrue(prompt.getMessage().contains("everything the worker needs to know"), prompt.getMessage());
+        assertEquals(2, started.size());
     }
 }
