@@ -404,7 +404,11 @@ final class KernelSession implements Session {
      */
     private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
         Variant current = variant;
+        // a worker in a checkout of its own writes a branch into the user's repository: where nothing may
+        // change (--read-only, plan, review) it would only fail, so it is not offered
+        boolean writesWithheld = options.readOnly() || current.readOnly;
         return registered.stream().filter(chain::offers).filter(tool -> current.offers(tool.access()))
+                .filter(tool -> !(writesWithheld && tool.name().equals(Subagents.SPAWN)))
                 .filter(toolSets::offers)
                 // a question no one can answer is withheld: headless, the prompt says to decide instead
                 // (quiver tools and check list what a session offers where someone answers)

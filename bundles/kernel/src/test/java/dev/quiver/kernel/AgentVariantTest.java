@@ -56,6 +56,7 @@ class AgentVariantTest {
         framework.register(new CallChainTest.PathTool("runner"), "runner", "execute");
         framework.register(new CallChainTest.PathTool("fetcher"), "fetcher", "network");
         framework.register(new CallChainTest.PathTool("jot"), "jot", "state");
+        framework.register(new SubagentTest.Delegating("spawn_subagent"), "spawn_subagent", "state");
     }
 
     @AfterEach
@@ -139,6 +140,7 @@ class AgentVariantTest {
             assertEquals("high", session.thinking());
             assertEquals("the plan", session.send("plan the change", new TurnListener() { }).answer());
             JsonNode parent = stub.requests().get(0);
+            // nor a worker in a checkout of its own, whose branch would be a change (its access is state)
             assertEquals(List.of("jot", "reader", "task"), toolNames(parent));
             assertEquals("Tools in this step: jot, reader, task.", toolLine(parent));
             assertTrue(systemPrompt(parent).contains("Agent variant: plan."), systemPrompt(parent));
@@ -169,7 +171,8 @@ class AgentVariantTest {
             session.send("five", quiet);
 
             List<JsonNode> requests = stub.requests();
-            assertEquals(List.of("fetcher", "jot", "reader", "runner", "task", "writer"), toolNames(requests.get(0)));
+            assertEquals(List.of("fetcher", "jot", "reader", "runner", "spawn_subagent", "task", "writer"),
+                    toolNames(requests.get(0)));
             assertEquals("medium", requests.get(0).path("reasoning_effort").asText());
             assertFalse(systemPrompt(requests.get(0)).contains("Agent variant:"), "default has no paragraph");
 
@@ -179,7 +182,7 @@ class AgentVariantTest {
 
             assertEquals("low", requests.get(2).path("reasoning_effort").asText());
             // deep's tools and paragraph, but the level chosen with /think stays
-            assertEquals(6, toolNames(requests.get(3)).size());
+            assertEquals(7, toolNames(requests.get(3)).size());
             assertTrue(systemPrompt(requests.get(3)).contains("Agent variant: deep."));
             assertEquals("low", requests.get(3).path("reasoning_effort").asText());
             assertFalse(requests.get(4).has("reasoning_effort"), requests.get(4).toString());

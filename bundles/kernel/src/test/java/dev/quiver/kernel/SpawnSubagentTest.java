@@ -214,8 +214,10 @@ class SpawnSubagentTest {
                     new SessionOptions(root, Optional.empty(), false, false, true, Optional.of("openai/test"),
                             Optional.empty(), Optional.empty()));
             CallOutcome refused = session.send("go", new TurnListener() { }).calls().get(0);
-            assertTrue(refused.output().contains("This session is read-only, so no worker can be started"),
-                    refused.output());
+            // read-only: not offered at all, so a call is refused before anything is made
+            assertFalse(stub.requests().get(0).path("tools").toString().contains("spawn_subagent"),
+                    stub.requests().get(0).path("tools").toString());
+            assertTrue(refused.output().contains("No tool named 'spawn_subagent' is offered"), refused.output());
             assertFalse(Files.exists(worktrees()));
         }
     }
