@@ -109,6 +109,38 @@ class HeadlessEndToEndTest {
     }
 
     @Test
+    void aSubagentsCallsStreamAsProgressEventsOfTheTaskCallBeforeItsResult() throws Exception {
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("task",
+                        "{\"description\":\"find title\",\"kind\":\"explore\",\"prompt\":\"Title of README.md?\"}")),
+                OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"README.md\"}")),
+                OpenAiStub.text("It is Demo."),
+                OpenAiStub.text("The title is Demo."))) {
+            Run run = quiver(workspace(), model, "-p", "Title?", "--output-format", "stream-json");
+            assertEquals(0, run.exitCode(), run.stderr());
+            List<JsonNode> events = events(run);
+            String taskId = model.callIds().get(0);
+            List<String> progress = events.stream().filter(e -> e.path("subtype").asText().equals("tool_progress"))
+                    .map(e -> e.get("tool").asText() + " " + e.get("tool_use_id").asText() + " " + e.get("text").asText())
+                    .toList();
+            assertEquals(2, progress.size(), events.toString());
+            assertTrue(progress.get(0).startsWith("task " + taskId + " [find title] read_file"), progress.toString());
+            assertTrue(progress.get(1).startsWith("task " + taskId + " [find title] read_file: ok"), progress.toString());
+            int lastProgress = -1;
+            int result = -1;
+            for (int i = 0; i < events.size(); i++) {
+                JsonNode event = events.get(i);
+                if (event.path("subtype").asText().equals("tool_progress")) {
+                    lastProgress = i;
+                } else if (event.path("type").asText().equals("user") && result < 0) {
+                    result = i;
+                }
+            }
+            assertTrue(lastProgress >= 0 && lastProgress < result, "progress before the task's result: " + events);
+        }
+    }
+
+    @Test
     void aHeadlessRunWithholdsAskFromTheWireAndItsPromptSaysToDecide() throws Exception {
         try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("Decided: SQLite."))) {
             Run run = quiver(workspace(), model, "-p", "Set up storage");

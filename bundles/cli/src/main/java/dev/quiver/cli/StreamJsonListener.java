@@ -95,6 +95,7 @@ final class StreamJsonListener extends HeadlessListener {
         flushText();
         synchronized (this) {
             callId = id == null ? "" : id;
+            progressed = 0;
         }
         ObjectNode event = event("assistant", null);
         ObjectNode block = message(event, "assistant");
@@ -164,6 +165,32 @@ final class StreamJsonListener extends HeadlessListener {
 
     private synchronized String currentCall() {
         return callId;
+    }
+
+    /** Progress events one call emits at most; the tool result carries the whole (capped) output anyway. */
+    static final int PROGRESS_LIMIT = 1_000;
+    /** Characters of one progress event's text. */
+    static final int PROGRESS_CHARS = 4_000;
+    /** Progress events of the call under way. */
+    private int progressed;
+
+    @Override
+    public void callOutput(String tool, String text) {
+        int count;
+        synchronized (this) {
+            if (progressed >= PROGRESS_LIMIT || text.isEmpty()) {
+                return;
+            }
+            count = ++progressed;
+        }
+        ObjectNode event = event("system", "tool_progress");
+        event.put("tool_use_id", currentCall());
+        event.put("tool", tool);
+        event.put("text", text.length() > PROGRESS_CHARS ? text.substring(0, PROGRESS_CHARS) + "..." : text);
+        if (count == PROGRESS_LIMIT) {
+            event.put("truncated", true);
+        }
+        emit(event);
     }
 
     @Override

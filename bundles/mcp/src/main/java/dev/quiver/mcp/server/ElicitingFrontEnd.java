@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@code deny}) and an optional note; declining, cancelling, a timeout or a broken connection all deny.
  * A question of the {@code ask} tool is a form of one choice, of one checkbox per option when several may
  * be chosen, or of one text field when it has no options; anything but an accepted, valid form dismisses it.
+ * When the client sent a {@code progressToken} with the call, what the call streams (a command's output,
+ * each call a {@code task}'s subagent makes and how it ended) reaches it as {@code notifications/progress}.
  */
 final class ElicitingFrontEnd implements TurnListener {
 
@@ -32,10 +34,39 @@ final class ElicitingFrontEnd implements TurnListener {
     private final boolean enabled;
     private final Duration timeout;
 
-    ElicitingFrontEnd(McpAsyncServerExchange exchange, boolean enabled, Duration timeout) {
+    /** Progress notifications one call sends at most; a chatty command is not copied to the client whole. */
+    static final int PROGRESS_LIMIT = 1_000;
+    /** Characters of one notification's message. */
+    static final int PROGRESS_CHARS = 2_000;
+
+    private final Object progressToken;
+    private int progress;
+
+    /** @param progressToken the call's {@code _meta.progressToken}, or null when the client sent none */
+    ElicitingFrontEnd(McpAsyncServerExchange exchange, boolean enabled, Duration timeout, Object progressToken) {
         this.exchange = exchange;
         this.enabled = enabled;
         this.timeout = timeout;
+        this.progressToken = progressToken;
+    }
+
+    @Override
+    public synchronized void callOutput(String tool, String text) {
+        if (progressToken == null || progress >= PROGRESS_LIMIT || text.isBlank()) {
+            return;
+        }
+        progress++;
+        String message = text.length() > PROGRESS_CHARS ? text.substring(0, PROGRESS_CHARS) + "..." : text;
+        if (progress == PROGRESS_LIMIT) {
+            message += "\n(no more progress is sent for this call; its result has the output)";
+        }
+        try {
+            // sent, not awaited: a slow client must not hold the tool up
+            exchange.progressNotification(new McpSchema.ProgressNotification(progressToken, progress, null,
+                    visible(message.stripTrailing()))).subscribe(done -> { }, failed -> LOG.debug("progress not sent", failed));
+        } catch (RuntimeException closed) {
+            LOG.debug("progress not sent", closed);
+        }
     }
 
     @Override

@@ -307,7 +307,9 @@ final class ToolService implements AutoCloseable {
         Object arguments = map.get("arguments");
         String argumentsJson = arguments == null ? "{}" : Json.write(arguments);
         awaitListedTool(current, tool);
-        ElicitingFrontEnd listener = new ElicitingFrontEnd(exchange, interactive, approvalTimeout);
+        Object progressToken = map.get("_meta") instanceof Map<?, ?> meta ? meta.get("progressToken") : null;
+        ElicitingFrontEnd listener = new ElicitingFrontEnd(exchange, interactive, approvalTimeout,
+                progressToken instanceof String || progressToken instanceof Number ? progressToken : null);
         CallOutcome outcome = current.call(tool, argumentsJson, listener);
         // a refusal or a failure is a result the model reads, never a protocol error
         return CallToolResult.builder().addTextContent(outcome.output())

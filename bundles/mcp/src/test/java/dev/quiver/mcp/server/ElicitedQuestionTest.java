@@ -123,4 +123,36 @@ class ElicitedQuestionTest {
         }
         assertTrue(replies.isEmpty());
     }
+
+    @Test
+    void whatACallStreamsReachesAClientThatAskedForProgressAndNoOtherAsNotifications() throws Exception {
+        List<McpSchema.ProgressNotification> received = new CopyOnWriteArrayList<>();
+        URI url = URI.create(server.url());
+        client = McpClient.sync(HttpClientStreamableHttpTransport
+                .builder("http://" + url.getHost() + ":" + url.getPort()).endpoint(url.getPath())
+                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + server.token())).build())
+                .requestTimeout(Duration.ofSeconds(60)).jsonSchemaValidator(Json.LENIENT)
+                .progressConsumer(received::add).build();
+        client.initialize();
+        McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder().name("progress")
+                .arguments(Map.of("lines", List.of("[explore] read_file {\"path\":\"a\"}", "[explore] read_file: ok in 3 ms",
+                        "\u001b[2Jwiped")))
+                .progressToken("call-7").build());
+        assertEquals("progressed", text(result));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (received.size() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(List.of("[explore] read_file {\"path\":\"a\"}", "[explore] read_file: ok in 3 ms",
+                "\\x1B[2Jwiped"), received.stream().map(McpSchema.ProgressNotification::message).toList(),
+                "in order, an escape sequence shown, not sent");
+        assertEquals(List.of("call-7", "call-7", "call-7"),
+                received.stream().map(McpSchema.ProgressNotification::progressToken).toList());
+        assertEquals(List.of(1.0, 2.0, 3.0), received.stream().map(McpSchema.ProgressNotification::progress).toList(),
+                "progress only grows");
+        // without a token nothing is sent
+        client.callTool(new McpSchema.CallToolRequest("progress", Map.of("lines", List.of("quiet"))));
+        Thread.sleep(300);
+        assertEquals(3, received.size());
+    }
 }

@@ -79,6 +79,11 @@ final class FileToolsKernel implements Kernel {
                             yield "interrupted";
                         }
                     }
+                    case "progress" -> {
+                        // what a command's output or a subagent's calls stream while the call runs
+                        arguments.path("lines").forEach(line -> listener.callOutput(tool, line.asText()));
+                        yield "progressed";
+                    }
                     case "ask" -> {
                         java.util.List<dev.quiver.api.UserQuestion.Option> options = new java.util.ArrayList<>();
                         arguments.path("options").forEach(label -> options.add(
@@ -110,7 +115,7 @@ final class FileToolsKernel implements Kernel {
 
         @Override
         public List<ToolInfo> tools() {
-            return List.of("append", "ask", "block", "read", "write").stream()
+            return List.of("append", "ask", "block", "progress", "read", "write").stream()
                     .map(name -> new ToolInfo(name, Optional.empty(), "write", Decision.ALLOW, "test", 2, name,
                             "{\"type\":\"object\"}", Optional.empty(), true))
                     .toList();

@@ -179,7 +179,7 @@ class StdioOrderingTest {
                 + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"later\"}}\n");
         JsonNode list = next();
         assertEquals("list", list.path("id").asText(), "tools/list does not wait behind a running call");
-        assertEquals(5, list.path("result").path("tools").size());
+        assertEquals(6, list.path("result").path("tools").size());
         JsonNode cancelled = next();
         assertEquals("later", cancelled.path("id").asText());
         assertEquals(CallQueue.CANCELLED, cancelled.path("error").path("code").asInt(), cancelled.toString());
