@@ -104,10 +104,19 @@ final class Worktrees {
                 throw new ToolException("The repository has no commit yet, so there is nothing for a worker to "
                         + "start from. Commit first, or use task with kind worker.");
             }
+            String prefixBranch = BRANCH_PREFIX.substring(0, BRANCH_PREFIX.length() - 1);
+            if (user.exactRef(Constants.R_HEADS + prefixBranch) != null) {
+                // git keeps refs/heads/quiver as a file, where refs/heads/quiver/... needs a folder
+                throw new ToolException("The repository has a branch named " + prefixBranch + ", so git cannot hold "
+                        + "the branches " + BRANCH_PREFIX + "... that workers get beside it. Rename it (git branch -m "
+                        + prefixBranch + " NEW-NAME) to start workers, or use task with kind worker.");
+            }
             Files.createDirectories(folder);
             String name = slug(label);
             int n = 1;
+            // a user's branch quiver/<name>-<n>/... takes the name as a folder: that number is skipped too
             while (user.exactRef(Constants.R_HEADS + BRANCH_PREFIX + name + "-" + n) != null
+                    || user.getRefDatabase().isNameConflicting(Constants.R_HEADS + BRANCH_PREFIX + name + "-" + n)
                     || Files.exists(folder.resolve(name + "-" + n), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 n++;
             }
@@ -257,8 +266,11 @@ final class Worktrees {
             }
             for (RevObject object : objects) {
                 if (!to.getObjectDatabase().has(object)) {
+                    // streamed: a file over JGit's in-memory limit (50 MiB) fails getBytes(), losing the branch
                     ObjectLoader loader = reader.open(object);
-                    inserter.insert(loader.getType(), loader.getBytes());
+                    try (java.io.InputStream content = loader.openStream()) {
+                        inserter.insert(loader.getType(), loader.getSize(), content);
+                    }
                 }
             }
             inserter.flush();

@@ -273,6 +273,90 @@ class SpawnSubagentTest {
         }
     }
 
+    /** What a worker's command could leave in its checkout: a file bigger than JGit keeps in memory (50 MiB). */
+    private static final class Big implements Tool {
+        static final int SIZE = 51 << 20;
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("big", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try {
+                Files.write(context.workspace().root().resolve("big.bin"), new byte[SIZE]);
+                return ToolResult.of("written");
+            } catch (IOException e) {
+                throw new ToolException(e.toString());
+            }
+        }
+    }
+
+    @Test
+    void aFileBiggerThanJGitKeepsInMemoryStillLandsOnTheWorkersBranch() throws Exception {
+        repository();
+        framework.register(new Big(), "big", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("big", "Make a big file.", false))),
+                OpenAiStub.calls(OpenAiStub.call("big", "{}")),
+                OpenAiStub.text("made it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.OK, spawned.status(), spawned.output());
+            try (Repository user = Git.open(root.toFile()).getRepository()) {
+                ObjectId blob = user.resolve("refs/heads/quiver/big-1:big.bin");
+                assertNotNull(blob, "the big file is not on the worker's branch");
+                assertEquals(Big.SIZE, user.open(blob).getSize());
+            }
+            session.close();
+        }
+    }
+
+    @Test
+    void aUserBranchNamedQuiverStopsAWorkerWithAMessageSayingSo() throws Exception {
+        repository();
+        try (Git git = Git.open(root.toFile())) {
+            git.branchCreate().setName("quiver").call();
+        }
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("w", "Do it.", false))),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome refused = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.ERROR, refused.status());
+            assertTrue(refused.output().contains("The repository has a branch named quiver, so git cannot hold the "
+                    + "branches quiver/... that workers get beside it. Rename it (git branch -m quiver NEW-NAME)"),
+                    refused.output());
+            assertFalse(Files.exists(worktrees().resolve("w-1")));
+            session.close();
+        }
+    }
+
+    @Test
+    void aUserBranchUnderAWorkersBranchNameMakesTheWorkerTakeTheNextNumber() throws Exception {
+        repository();
+        try (Git git = Git.open(root.toFile())) {
+            git.branchCreate().setName("quiver/w-1/mine").call();
+        }
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("w", "Look.", false))),
+                OpenAiStub.text("Nothing to change."),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.OK, spawned.status(), spawned.output());
+            assertTrue(spawned.output().contains("\nBranch: quiver/w-2 "), spawned.output());
+            session.close();
+        }
+    }
+
     @Test
     void aLabelBecomesLettersDigitsAndSingleDashesOnly() {
         assertEquals("etc-passwd", Worktrees.slug("../../etc/passwd"));
