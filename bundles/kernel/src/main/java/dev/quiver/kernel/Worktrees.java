@@ -133,8 +133,16 @@ final class Worktrees {
             if (result != RefUpdate.Result.NEW) {
                 throw new ToolException("Could not make the branch " + branch + " (" + result + "). Try again.");
             }
+            Path root = session.prefix().isEmpty() ? checkout : checkout.resolve(session.prefix());
             try {
                 checkOut(user, checkout, branch, head);
+                if (Files.exists(root) && !root.toRealPath().startsWith(checkout.toRealPath())) {
+                    // the workspace's folder is a link in HEAD (a folder in the user's tree): the worker's
+                    // workspace would be wherever it leads
+                    throw new IOException("the workspace's folder " + session.prefix().replaceAll("/$", "")
+                            + " is a link in HEAD that leads out of the checkout, so no worker can work in it. "
+                            + "Commit the folder as it is in your tree, or use task with kind worker");
+                }
             } catch (IOException | GitAPIException | RuntimeException e) {
                 // nothing of a worker that never started is left behind
                 delete(checkout);
@@ -143,7 +151,6 @@ final class Worktrees {
                 undo.delete();
                 throw e;
             }
-            Path root = session.prefix().isEmpty() ? checkout : checkout.resolve(session.prefix());
             Checkout created = new Checkout(branch, checkout, root, head, keep);
             open.add(created);
             return created;

@@ -358,6 +358,36 @@ class SpawnSubagentTest {
     }
 
     @Test
+    void aWorkspaceFolderThatIsALinkInHeadGivesNoWorkerACheckoutOutsideItsOwn() throws Exception {
+        // HEAD has sub as a link to a folder outside; the user's tree has a folder there, where the session runs
+        Path repo = Files.createDirectories(temp.resolve("repo")).toRealPath();
+        Path outside = Files.createDirectories(temp.resolve("outside")).toRealPath();
+        try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
+            Files.createSymbolicLink(repo.resolve("sub"), outside);
+            git.add().addFilepattern(".").call();
+            PersonIdent me = new PersonIdent("Test", "test@example.com");
+            git.commit().setMessage("link").setAuthor(me).setCommitter(me).setSign(false).call();
+        }
+        Files.delete(repo.resolve("sub"));
+        Path sub = Files.createDirectories(repo.resolve("sub"));
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("w", "Write x.txt.", false))),
+                OpenAiStub.calls(OpenAiStub.call("put", "{\"path\":\"x.txt\",\"content\":\"escaped\"}")),
+                OpenAiStub.text("wrote it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(sub, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertFalse(Files.exists(outside.resolve("x.txt")), "the worker wrote outside its checkout");
+            assertEquals(CallOutcome.Status.ERROR, spawned.status(), spawned.output());
+            assertTrue(spawned.output().contains("sub is a link in HEAD"), spawned.output());
+            try (Repository user = Git.open(repo.toFile()).getRepository()) {
+                assertEquals(null, user.resolve("refs/heads/quiver/w-1"), "a branch of a worker that never started");
+            }
+            session.close();
+        }
+    }
+
+    @Test
     void aLabelBecomesLettersDigitsAndSingleDashesOnly() {
         assertEquals("etc-passwd", Worktrees.slug("../../etc/passwd"));
         assertEquals("a-b-c", Worktrees.slug("A;b`c`"));
