@@ -189,6 +189,7 @@ final class Worktrees {
         try (SessionRepository session = SessionRepository.open(workspace, "the worker's branch cannot be kept.");
                 Repository child = open(checkout.folder()); Git git = Git.wrap(child)) {
             Repository user = session.repository();
+            removeSpecialFiles(checkout.folder());
             git.add().addFilepattern(".").call();
             git.add().setUpdate(true).addFilepattern(".").call();
             ObjectId top = child.resolve(Constants.HEAD + "^{commit}");
@@ -317,6 +318,29 @@ final class Worktrees {
             return entries.size() + " file" + (entries.size() == 1 ? "" : "s") + " changed, +" + added + " -" + deleted
                     + (entries.isEmpty() ? "" : "\n" + files.toString().stripTrailing());
         }
+    }
+
+    /**
+     * Removes the named pipes, sockets and devices the worker left in its checkout. git holds none of them
+     * (git add skips them), but JGit's add reads every file that is not a folder or a link: opening a pipe
+     * no one writes waits forever, and with it this class's lock, every later worker and the session's close.
+     */
+    private static void removeSpecialFiles(Path checkout) throws IOException {
+        Path gitDir = checkout.resolve(Constants.DOT_GIT);
+        Files.walkFileTree(checkout, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+                return dir.equals(gitDir) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                if (attributes.isOther()) {
+                    Files.delete(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
     }
 
     /** Deletes a folder and what is in it; a link is removed, never followed. */

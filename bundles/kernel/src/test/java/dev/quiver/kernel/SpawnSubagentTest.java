@@ -387,6 +387,65 @@ class SpawnSubagentTest {
         }
     }
 
+    /** What a worker's command could leave in its checkout: a named pipe, which no one writes. */
+    private static final class Pipe implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("pipe", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try {
+                Path pipe = context.workspace().root().resolve("pipe");
+                int status = new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start().waitFor();
+                return ToolResult.of("mkfifo: " + status);
+            } catch (IOException e) {
+                throw new ToolException(e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException("interrupted");
+            }
+        }
+    }
+
+    @Test
+    void aNamedPipeTheWorkerLeftIsNotReadSoItsWorkIsCommitted() throws Exception {
+        repository();
+        framework.register(new Pipe(), "pipe", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("p", "Do it.", false))),
+                OpenAiStub.calls(OpenAiStub.call("pipe", "{}"),
+                        OpenAiStub.call("put", "{\"path\":\"a.txt\",\"content\":\"one\\ntwo\\n\"}")),
+                OpenAiStub.text("done it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            java.util.concurrent.ExecutorService runner = java.util.concurrent.Executors.newSingleThreadExecutor();
+            java.util.concurrent.Future<CallOutcome> turn = runner.submit(
+                    () -> session.send("go", new TurnListener() { }).calls().get(0));
+            CallOutcome spawned;
+            try {
+                // only a build that reads the pipe waits this long: git holds no pipe, so it is never read
+                spawned = turn.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // a writer lets the read that hangs go on, so the test can end
+                Files.newOutputStream(worktrees().resolve("p-1/pipe")).close();
+                throw new AssertionError("committing the worker's checkout hung reading its named pipe");
+            } finally {
+                runner.shutdown();
+            }
+            assertEquals(CallOutcome.Status.OK, spawned.status(), spawned.output());
+            assertTrue(spawned.output().contains("\nChanged: 1 file changed, +1 -0\n  modify a.txt +1 -0\n"),
+                    spawned.output());
+            session.close();
+        }
+    }
+
     @Test
     void aLabelBecomesLettersDigitsAndSingleDashesOnly() {
         assertEquals("etc-passwd", Worktrees.slug("../../etc/passwd"));
