@@ -213,9 +213,15 @@ final class Worktrees {
             }
             return new Outcome(checkout.branch(), checkout.base().abbreviate(10).name(),
                     summary(child, checkout.base(), top), !top.equals(checkout.base()));
-        } catch (IOException | GitAPIException e) {
+        } catch (IOException | GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException
+                | UnsupportedOperationException e) {
+            // JGit's own failures, and a filter (a .gitattributes the worker wrote) that NoProcessFS refuses
+            // to run: the files are then the only copy of the work, so the session's end leaves them
+            open.replaceAll(held -> held.equals(checkout) ? new Checkout(held.branch(), held.folder(), held.root(),
+                    held.base(), true) : held);
             throw new ToolException("Could not keep the worker's changes on " + checkout.branch() + ": "
-                    + AgentLoop.oneLine(e) + ". Its files are in " + checkout.folder() + ".", e);
+                    + AgentLoop.oneLine(e) + ". Its files are in " + checkout.folder() + ", kept after the session "
+                    + "ends.", e);
         }
     }
 

@@ -446,6 +446,58 @@ class SpawnSubagentTest {
         }
     }
 
+    /**
+     * What a worker's command outside the sandbox could do, and what a user's global git-lfs set-up and a
+     * worker's .gitattributes do alike: make a file go through a filter program, which JGit is not let run.
+     */
+    private static final class Filter implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("filter", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try {
+                Path checkout = context.workspace().root();
+                Files.writeString(checkout.resolve(".git/config"), "[filter \"x\"]\n\tclean = cat\n",
+                        java.nio.file.StandardOpenOption.APPEND);
+                Files.writeString(checkout.resolve(".gitattributes"), "* filter=x\n");
+                Files.writeString(checkout.resolve("a.txt"), "the worker's work\n");
+                return ToolResult.of("filtered");
+            } catch (IOException e) {
+                throw new ToolException(e.toString());
+            }
+        }
+    }
+
+    @Test
+    void aCheckoutWhoseCommitFailsOutlivesTheSessionSoItsWorkIsNotLost() throws Exception {
+        repository();
+        framework.register(new Filter(), "filter", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("f", "Do it.", false))),
+                OpenAiStub.calls(OpenAiStub.call("filter", "{}")),
+                OpenAiStub.text("done it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.ERROR, spawned.status(), spawned.output());
+            Path checkout = worktrees().resolve("f-1");
+            assertTrue(spawned.output().startsWith("Could not keep the worker's changes on quiver/f-1: ")
+                    && spawned.output().contains(". Its files are in " + checkout + ", kept after the session ends."),
+                    spawned.output());
+            session.close();
+            assertEquals("the worker's work\n", Files.readString(checkout.resolve("a.txt")),
+                    "the only copy of the worker's work went with the session");
+        }
+    }
+
     @Test
     void aLabelBecomesLettersDigitsAndSingleDashesOnly() {
         assertEquals("etc-passwd", Worktrees.slug("../../etc/passwd"));
