@@ -207,22 +207,27 @@ final class Worktrees {
             RefUpdate.Result result = moved.update();
             if (result != RefUpdate.Result.FAST_FORWARD && result != RefUpdate.Result.NO_CHANGE
                     && result != RefUpdate.Result.FORCED) {
+                keepPastSession(checkout);
                 throw new ToolException("The worker's commit " + top.name() + " could not be put on the branch "
                         + checkout.branch() + " (" + result + "; was the branch moved meanwhile?). The commit is in "
-                        + checkout.folder() + ".");
+                        + checkout.folder() + ", kept after the session ends.");
             }
             return new Outcome(checkout.branch(), checkout.base().abbreviate(10).name(),
                     summary(child, checkout.base(), top), !top.equals(checkout.base()));
         } catch (IOException | GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException
                 | UnsupportedOperationException e) {
-            // JGit's own failures, and a filter (a .gitattributes the worker wrote) that NoProcessFS refuses
-            // to run: the files are then the only copy of the work, so the session's end leaves them
-            open.replaceAll(held -> held.equals(checkout) ? new Checkout(held.branch(), held.folder(), held.root(),
-                    held.base(), true) : held);
+            // JGit's own failures, and a filter (a .gitattributes the worker wrote) that NoProcessFS refuses to run
+            keepPastSession(checkout);
             throw new ToolException("Could not keep the worker's changes on " + checkout.branch() + ": "
                     + AgentLoop.oneLine(e) + ". Its files are in " + checkout.folder() + ", kept after the session "
                     + "ends.", e);
         }
+    }
+
+    /** A checkout whose work is on no branch: its files are the only copy, so the session's end leaves them. */
+    private void keepPastSession(Checkout checkout) {
+        open.replaceAll(held -> held.equals(checkout) ? new Checkout(held.branch(), held.folder(), held.root(),
+                held.base(), true) : held);
     }
 
     /** Removes every checkout not to be kept; their branches stay. */

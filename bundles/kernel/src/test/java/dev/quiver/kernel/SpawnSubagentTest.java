@@ -498,6 +498,51 @@ class SpawnSubagentTest {
         }
     }
 
+    /** The user, or another program, deleting the worker's branch while it works. */
+    private final class DeleteBranch implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("unbranch", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try (Git git = Git.open(root.toFile())) {
+                git.branchDelete().setBranchNames("quiver/d-1").setForce(true).call();
+                Files.writeString(context.workspace().root().resolve("a.txt"), "the worker's work\n");
+                return ToolResult.of("deleted");
+            } catch (IOException | org.eclipse.jgit.api.errors.GitAPIException e) {
+                throw new ToolException(e.toString());
+            }
+        }
+    }
+
+    @Test
+    void aCheckoutWhoseBranchWasDeletedMeanwhileOutlivesTheSession() throws Exception {
+        repository();
+        framework.register(new DeleteBranch(), "unbranch", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("d", "Do it.", false))),
+                OpenAiStub.calls(OpenAiStub.call("unbranch", "{}")),
+                OpenAiStub.text("done it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.ERROR, spawned.status(), spawned.output());
+            Path checkout = worktrees().resolve("d-1");
+            assertTrue(spawned.output().contains("; was the branch moved meanwhile?). The commit is in " + checkout
+                    + ", kept after the session ends."), spawned.output());
+            session.close();
+            assertEquals("the worker's work\n", Files.readString(checkout.resolve("a.txt")),
+                    "the only copy of the worker's work went with the session");
+        }
+    }
+
     @Test
     void aLabelBecomesLettersDigitsAndSingleDashesOnly() {
         assertEquals("etc-passwd", Worktrees.slug("../../etc/passwd"));
