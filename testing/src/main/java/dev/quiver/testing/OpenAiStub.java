@@ -81,8 +81,12 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
      *
      * @param name the tool
      * @param arguments the arguments as JSON text, as OpenAI sends them
+     * @param id the call's id as the model gives it; null for the stub's next own ({@code call_N})
      */
-    public record Call(String name, String arguments) {
+    public record Call(String name, String arguments, String id) {
+        public Call(String name, String arguments) {
+            this(name, arguments, null);
+        }
     }
 
     /** A reply with text. */
@@ -98,6 +102,11 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
     /** One call for {@link #calls(Call...)}. */
     public static Call call(String name, String arguments) {
         return new Call(name, arguments);
+    }
+
+    /** One call with the id a careless model gives it, which may repeat another call's. */
+    public static Call call(String name, String arguments, String id) {
+        return new Call(name, arguments, id);
     }
 
     /** An error status with OpenAI's error body. */
@@ -234,7 +243,7 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
             ArrayNode toolCalls = message.putArray("tool_calls");
             for (Call call : calls.calls()) {
                 ObjectNode node = toolCalls.addObject();
-                node.put("id", newCallId());
+                node.put("id", callId(call));
                 node.put("type", "function");
                 ObjectNode function = node.putObject("function");
                 function.put("name", call.name());
@@ -281,7 +290,7 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
                 }
                 ObjectNode announce = delta.putArray("tool_calls").addObject();
                 announce.put("index", index);
-                announce.put("id", newCallId());
+                announce.put("id", callId(call));
                 announce.put("type", "function");
                 ObjectNode function = announce.putObject("function");
                 function.put("name", call.name());
@@ -319,6 +328,14 @@ public final class OpenAiStub extends StubServer<OpenAiStub.Reply> {
             pieces.add(text.substring(i, Math.min(text.length(), i + size)));
         }
         return pieces;
+    }
+
+    private String callId(Call call) {
+        if (call.id() == null) {
+            return newCallId();
+        }
+        callIds.add(call.id());
+        return call.id();
     }
 
     private String newCallId() {

@@ -305,17 +305,33 @@ final class AgentLoop {
         return outcome;
     }
 
-    /** Older Ollama servers send tool calls without ids; results and session files pair by id, so they get one. */
+    /**
+     * Older Ollama servers send tool calls without ids, and a careless server may give two calls of one
+     * answer the same id; results, the front end and session files pair by id, so each call gets one of
+     * its own (a repeated id is the second call's to lose: on resume it would lose its result).
+     */
     private AiMessage withIds(AiMessage message) {
-        if (!message.hasToolExecutionRequests()
-                || message.toolExecutionRequests().stream().allMatch(r -> r.id() != null && !r.id().isBlank())) {
+        if (!message.hasToolExecutionRequests()) {
             return message;
         }
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        message.toolExecutionRequests().forEach(r -> taken.add(r.id()));
+        java.util.Set<String> kept = new java.util.HashSet<>();
         List<ToolExecutionRequest> requests = new ArrayList<>();
         for (ToolExecutionRequest request : message.toolExecutionRequests()) {
-            requests.add(request.id() != null && !request.id().isBlank() ? request
-                    : ToolExecutionRequest.builder().id("call_q" + (++generatedIds)).name(request.name())
-                            .arguments(request.arguments()).build());
+            if (request.id() != null && !request.id().isBlank() && kept.add(request.id())) {
+                requests.add(request);
+                continue;
+            }
+            String id;
+            do {
+                id = "call_q" + (++generatedIds);
+            } while (!taken.add(id));
+            requests.add(ToolExecutionRequest.builder().id(id).name(request.name()).arguments(request.arguments())
+                    .build());
+        }
+        if (kept.size() == requests.size()) {
+            return message;
         }
         return message.text() == null || message.text().isBlank() ? AiMessage.from(requests)
                 : AiMessage.from(message.text(), requests);

@@ -3,6 +3,7 @@ package dev.quiver.kernel;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.quiver.api.Access;
+import dev.quiver.api.UserQuestion;
 import dev.quiver.api.host.Approval;
 import dev.quiver.api.host.ApprovalRequest;
 import dev.quiver.api.host.CallOutcome;
@@ -48,14 +49,23 @@ final class StepCalls {
     /**
      * Whether a call may run alongside others: a read; a {@code task} whose child changes nothing (explore,
      * review; a worker writes in the user's tree); a {@code spawn_subagent}, whose worker writes only in
-     * a checkout of its own. A call of a tool not offered ends at once with an error, alone.
+     * a checkout of its own. A call of a tool not offered ends at once with an error, alone. The two agent
+     * tools overlap by their name only while they declare the agent's state as the built-in ones do: a
+     * plugin's tool that took one of the names (by a higher service ranking) and declares write or execute
+     * is taken at its word and runs alone.
      */
     static boolean overlaps(List<RegisteredTool> offered, ToolExecutionRequest request) {
         Optional<RegisteredTool> tool = offered.stream().filter(t -> t.name().equals(request.name())).findFirst();
         if (tool.isEmpty()) {
             return false;
         }
-        if (tool.get().access() == Access.READ || request.name().equals(Subagents.SPAWN)) {
+        if (tool.get().access() == Access.READ) {
+            return true;
+        }
+        if (tool.get().access() != Access.STATE) {
+            return false;
+        }
+        if (request.name().equals(Subagents.SPAWN)) {
             return true;
         }
         if (request.name().equals(Subagents.TASK)) {
@@ -194,23 +204,34 @@ final class StepCalls {
             notifyAll();
         }
 
-        /** Asks when the floor reaches the call; a turn aborted meanwhile asks no one. */
-        Approval approve(int call, ApprovalRequest request) {
-            synchronized (this) {
-                while (floor != call) {
-                    if (cancelled.getAsBoolean()) {
-                        return Approval.deny("");
-                    }
-                    try {
-                        wait(200); // looks at the cancel flag again: an abort does not wake this
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return Approval.deny("");
-                    }
+        /**
+         * Whether the floor reached the call, waited for; false when the turn was aborted meanwhile, so
+         * no one is asked about it.
+         */
+        private synchronized boolean awaitFloor(int call) {
+            while (floor != call) {
+                if (cancelled.getAsBoolean()) {
+                    return false;
+                }
+                try {
+                    wait(200); // looks at the cancel flag again: an abort does not wake this
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
                 }
             }
-            // outside the lock: the person may take minutes, and the floor's own events must still pass
-            return target.approve(request);
+            return true;
+        }
+
+        // both asked outside the lock: the person may take minutes, and the floor's own events must still pass
+
+        Approval approve(int call, ApprovalRequest request) {
+            return awaitFloor(call) ? target.approve(request) : Approval.deny("");
+        }
+
+        /** A tool's question to the user ({@link dev.quiver.api.ToolContext#askUser}), asked as an approval is. */
+        Optional<List<String>> ask(int call, UserQuestion question) {
+            return awaitFloor(call) ? target.ask(question) : Optional.empty();
         }
 
         TurnListener forCall(int call) {
@@ -263,6 +284,11 @@ final class StepCalls {
                 @Override
                 public Approval approve(ApprovalRequest request) {
                     return InOrder.this.approve(call, request);
+                }
+
+                @Override
+                public Optional<List<String>> ask(UserQuestion question) {
+                    return InOrder.this.ask(call, question);
                 }
             };
         }

@@ -104,10 +104,19 @@ final class Worktrees {
                 throw new ToolException("The repository has no commit yet, so there is nothing for a worker to "
                         + "start from. Commit first, or use task with kind worker.");
             }
+            String prefixBranch = BRANCH_PREFIX.substring(0, BRANCH_PREFIX.length() - 1);
+            if (user.exactRef(Constants.R_HEADS + prefixBranch) != null) {
+                // git keeps refs/heads/quiver as a file, where refs/heads/quiver/... needs a folder
+                throw new ToolException("The repository has a branch named " + prefixBranch + ", so git cannot hold "
+                        + "the branches " + BRANCH_PREFIX + "... that workers get beside it. Rename it (git branch -m "
+                        + prefixBranch + " NEW-NAME) to start workers, or use task with kind worker.");
+            }
             Files.createDirectories(folder);
             String name = slug(label);
             int n = 1;
+            // a user's branch quiver/<name>-<n>/... takes the name as a folder: that number is skipped too
             while (user.exactRef(Constants.R_HEADS + BRANCH_PREFIX + name + "-" + n) != null
+                    || user.getRefDatabase().isNameConflicting(Constants.R_HEADS + BRANCH_PREFIX + name + "-" + n)
                     || Files.exists(folder.resolve(name + "-" + n), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 n++;
             }
@@ -124,8 +133,16 @@ final class Worktrees {
             if (result != RefUpdate.Result.NEW) {
                 throw new ToolException("Could not make the branch " + branch + " (" + result + "). Try again.");
             }
+            Path root = session.prefix().isEmpty() ? checkout : checkout.resolve(session.prefix());
             try {
                 checkOut(user, checkout, branch, head);
+                if (Files.exists(root) && !root.toRealPath().startsWith(checkout.toRealPath())) {
+                    // the workspace's folder is a link in HEAD (a folder in the user's tree): the worker's
+                    // workspace would be wherever it leads
+                    throw new IOException("the workspace's folder " + session.prefix().replaceAll("/$", "")
+                            + " is a link in HEAD that leads out of the checkout, so no worker can work in it. "
+                            + "Commit the folder as it is in your tree, or use task with kind worker");
+                }
             } catch (IOException | GitAPIException | RuntimeException e) {
                 // nothing of a worker that never started is left behind
                 delete(checkout);
@@ -134,7 +151,6 @@ final class Worktrees {
                 undo.delete();
                 throw e;
             }
-            Path root = session.prefix().isEmpty() ? checkout : checkout.resolve(session.prefix());
             Checkout created = new Checkout(branch, checkout, root, head, keep);
             open.add(created);
             return created;
@@ -173,6 +189,7 @@ final class Worktrees {
         try (SessionRepository session = SessionRepository.open(workspace, "the worker's branch cannot be kept.");
                 Repository child = open(checkout.folder()); Git git = Git.wrap(child)) {
             Repository user = session.repository();
+            removeSpecialFiles(checkout.folder());
             git.add().addFilepattern(".").call();
             git.add().setUpdate(true).addFilepattern(".").call();
             ObjectId top = child.resolve(Constants.HEAD + "^{commit}");
@@ -190,16 +207,27 @@ final class Worktrees {
             RefUpdate.Result result = moved.update();
             if (result != RefUpdate.Result.FAST_FORWARD && result != RefUpdate.Result.NO_CHANGE
                     && result != RefUpdate.Result.FORCED) {
+                keepPastSession(checkout);
                 throw new ToolException("The worker's commit " + top.name() + " could not be put on the branch "
                         + checkout.branch() + " (" + result + "; was the branch moved meanwhile?). The commit is in "
-                        + checkout.folder() + ".");
+                        + checkout.folder() + ", kept after the session ends.");
             }
             return new Outcome(checkout.branch(), checkout.base().abbreviate(10).name(),
                     summary(child, checkout.base(), top), !top.equals(checkout.base()));
-        } catch (IOException | GitAPIException e) {
+        } catch (IOException | GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException
+                | UnsupportedOperationException e) {
+            // JGit's own failures, and a filter (a .gitattributes the worker wrote) that NoProcessFS refuses to run
+            keepPastSession(checkout);
             throw new ToolException("Could not keep the worker's changes on " + checkout.branch() + ": "
-                    + AgentLoop.oneLine(e) + ". Its files are in " + checkout.folder() + ".", e);
+                    + AgentLoop.oneLine(e) + ". Its files are in " + checkout.folder() + ", kept after the session "
+                    + "ends.", e);
         }
+    }
+
+    /** A checkout whose work is on no branch: its files are the only copy, so the session's end leaves them. */
+    private void keepPastSession(Checkout checkout) {
+        open.replaceAll(held -> held.equals(checkout) ? new Checkout(held.branch(), held.folder(), held.root(),
+                held.base(), true) : held);
     }
 
     /** Removes every checkout not to be kept; their branches stay. */
@@ -257,8 +285,11 @@ final class Worktrees {
             }
             for (RevObject object : objects) {
                 if (!to.getObjectDatabase().has(object)) {
+                    // streamed: a file over JGit's in-memory limit (50 MiB) fails getBytes(), losing the branch
                     ObjectLoader loader = reader.open(object);
-                    inserter.insert(loader.getType(), loader.getBytes());
+                    try (java.io.InputStream content = loader.openStream()) {
+                        inserter.insert(loader.getType(), loader.getSize(), content);
+                    }
                 }
             }
             inserter.flush();
@@ -298,6 +329,29 @@ final class Worktrees {
             return entries.size() + " file" + (entries.size() == 1 ? "" : "s") + " changed, +" + added + " -" + deleted
                     + (entries.isEmpty() ? "" : "\n" + files.toString().stripTrailing());
         }
+    }
+
+    /**
+     * Removes the named pipes, sockets and devices the worker left in its checkout. git holds none of them
+     * (git add skips them), but JGit's add reads every file that is not a folder or a link: opening a pipe
+     * no one writes waits forever, and with it this class's lock, every later worker and the session's close.
+     */
+    private static void removeSpecialFiles(Path checkout) throws IOException {
+        Path gitDir = checkout.resolve(Constants.DOT_GIT);
+        Files.walkFileTree(checkout, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+                return dir.equals(gitDir) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                if (attributes.isOther()) {
+                    Files.delete(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
     }
 
     /** Deletes a folder and what is in it; a link is removed, never followed. */

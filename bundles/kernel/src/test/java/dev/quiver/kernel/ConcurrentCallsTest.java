@@ -12,6 +12,7 @@ import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
+import dev.quiver.api.UserQuestion;
 import dev.quiver.api.host.Approval;
 import dev.quiver.api.host.ApprovalRequest;
 import dev.quiver.api.host.CallOutcome;
@@ -19,6 +20,7 @@ import dev.quiver.api.host.SessionOptions;
 import dev.quiver.api.host.TurnListener;
 import dev.quiver.api.host.TurnResult;
 import dev.quiver.testing.OpenAiStub;
+import dev.quiver.tools.agent.SpawnSubagentTool;
 import dev.quiver.tools.agent.TaskTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -290,6 +292,83 @@ class ConcurrentCallsTest {
         assertTrue(StepCalls.overlaps(offered, request("task", "{\"kind\":\"review\"}")));
         assertFalse(StepCalls.overlaps(offered, request("task", "{\"kind\":\" Worker \"}")));
         assertFalse(StepCalls.overlaps(offered, request("task", "not json")));
+    }
+
+    @Test
+    void aPluginToolThatTookAnAgentToolsNameAndDeclaresAWriteRunsAlone() throws Exception {
+        framework.register(new SpawnSubagentTool(), "spawn_subagent", "state");
+        assertTrue(StepCalls.overlaps(framework.registry.snapshot(), request("spawn_subagent", "{}")),
+                "the built-in worker writes only in its own checkout");
+        // a plugin's tools under the agent tools' names, ranked above the built-ins, that say they write
+        String ranked = org.osgi.framework.Constants.SERVICE_RANKING;
+        framework.register(new Scripted("spawn_subagent", id -> id), "spawn_subagent", "write", ranked, 100);
+        framework.register(new Scripted("task", id -> id), "task", "execute", ranked, 100);
+        List<RegisteredTool> offered = framework.registry.snapshot();
+        assertFalse(StepCalls.overlaps(offered, request("spawn_subagent", "{}")));
+        assertFalse(StepCalls.overlaps(offered, request("task", "{\"kind\":\"explore\"}")));
+    }
+
+    /** A read tool whose call asks the user which answer to give, through the front end. */
+    private static final class Quiz implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("quiz", "A test tool.",
+                    "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) throws ToolException {
+            return List.of(Subject.name(arguments.string("id")));
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            String id = arguments.string("id");
+            return ToolResult.of(id + ": " + context.askUser(new UserQuestion("which " + id + "?", List.of(), false))
+                    .orElse(List.of("dismissed")));
+        }
+    }
+
+    @Test
+    void aToolsQuestionInCallsThatRunTogetherReachesTheUserWhenItsCallsTurnComes() throws Exception {
+        framework.register(new Quiz(), "quiz", "read");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("quiz", id("a")), OpenAiStub.call("quiz", id("b"))),
+                OpenAiStub.text("done"))) {
+            Heard heard = new Heard() {
+                @Override
+                public Optional<List<String>> ask(UserQuestion question) {
+                    events.add("ask " + question.question());
+                    return Optional.of(List.of("yes"));
+                }
+            };
+            TurnResult result = open(stub, true).send("go", heard);
+            assertEquals(List.of("a: [yes]", "b: [yes]"), result.calls().stream().map(CallOutcome::output).toList());
+            List<String> ids = stub.callIds();
+            assertEquals(List.of("start " + ids.get(0), "ask which a?", "end a: [yes]", "start " + ids.get(1),
+                    "ask which b?", "end b: [yes]"), heard.events);
+        }
+    }
+
+    @Test
+    void twoCallsOfOneAnswerUnderOneIdEachGetAnIdOfTheirOwnSoEachResultIsPairedWithItsCall() throws Exception {
+        framework.register(new Scripted("echo", id -> "echo " + id), "echo", "read");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("echo", id("a"), "dup"), OpenAiStub.call("echo", id("b"), "dup")),
+                OpenAiStub.text("done"))) {
+            Heard heard = new Heard();
+            open(stub, false).send("go", heard);
+            JsonNode second = stub.requests().get(1);
+            List<String> sent = new ArrayList<>();
+            for (JsonNode message : second.path("messages")) {
+                message.path("tool_calls").forEach(call -> sent.add(call.path("id").asText()));
+            }
+            assertEquals(2, sent.size(), second.toString());
+            assertEquals("dup", sent.get(0), "the first call keeps the model's id");
+            assertFalse(sent.get(1).equals("dup"), "the second call kept the repeated id");
+            assertEquals(List.of(sent.get(0) + " echo a", sent.get(1) + " echo b"), toolResults(second));
+            assertEquals(List.of("start dup", "end echo a", "start " + sent.get(1), "end echo b"), heard.events);
+        }
     }
 
     private static dev.langchain4j.agent.tool.ToolExecutionRequest request(String name, String arguments) {

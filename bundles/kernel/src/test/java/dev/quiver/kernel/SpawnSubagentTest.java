@@ -273,6 +273,276 @@ class SpawnSubagentTest {
         }
     }
 
+    /** What a worker's command could leave in its checkout: a file bigger than JGit keeps in memory (50 MiB). */
+    private static final class Big implements Tool {
+        static final int SIZE = 51 << 20;
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("big", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try {
+                Files.write(context.workspace().root().resolve("big.bin"), new byte[SIZE]);
+                return ToolResult.of("written");
+            } catch (IOException e) {
+                throw new ToolException(e.toString());
+            }
+        }
+    }
+
+    @Test
+    void aFileBiggerThanJGitKeepsInMemoryStillLandsOnTheWorkersBranch() throws Exception {
+        repository();
+        framework.register(new Big(), "big", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("big", "Make a big file.", false))),
+                OpenAiStub.calls(OpenAiStub.call("big", "{}")),
+                OpenAiStub.text("made it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.OK, spawned.status(), spawned.output());
+            try (Repository user = Git.open(root.toFile()).getRepository()) {
+                ObjectId blob = user.resolve("refs/heads/quiver/big-1:big.bin");
+                assertNotNull(blob, "the big file is not on the worker's branch");
+                assertEquals(Big.SIZE, user.open(blob).getSize());
+            }
+            session.close();
+        }
+    }
+
+    @Test
+    void aUserBranchNamedQuiverStopsAWorkerWithAMessageSayingSo() throws Exception {
+        repository();
+        try (Git git = Git.open(root.toFile())) {
+            git.branchCreate().setName("quiver").call();
+        }
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("w", "Do it.", false))),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome refused = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.ERROR, refused.status());
+            assertTrue(refused.output().contains("The repository has a branch named quiver, so git cannot hold the "
+                    + "branches quiver/... that workers get beside it. Rename it (git branch -m quiver NEW-NAME)"),
+                    refused.output());
+            assertFalse(Files.exists(worktrees().resolve("w-1")));
+            session.close();
+        }
+    }
+
+    @Test
+    void aUserBranchUnderAWorkersBranchNameMakesTheWorkerTakeTheNextNumber() throws Exception {
+        repository();
+        try (Git git = Git.open(root.toFile())) {
+            git.branchCreate().setName("quiver/w-1/mine").call();
+        }
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("w", "Look.", false))),
+                OpenAiStub.text("Nothing to change."),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.OK, spawned.status(), spawned.output());
+            assertTrue(spawned.output().contains("\nBranch: quiver/w-2 "), spawned.output());
+            session.close();
+        }
+    }
+
+    @Test
+    void aWorkspaceFolderThatIsALinkInHeadGivesNoWorkerACheckoutOutsideItsOwn() throws Exception {
+        // HEAD has sub as a link to a folder outside; the user's tree has a folder there, where the session runs
+        Path repo = Files.createDirectories(temp.resolve("repo")).toRealPath();
+        Path outside = Files.createDirectories(temp.resolve("outside")).toRealPath();
+        try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
+            Files.createSymbolicLink(repo.resolve("sub"), outside);
+            git.add().addFilepattern(".").call();
+            PersonIdent me = new PersonIdent("Test", "test@example.com");
+            git.commit().setMessage("link").setAuthor(me).setCommitter(me).setSign(false).call();
+        }
+        Files.delete(repo.resolve("sub"));
+        Path sub = Files.createDirectories(repo.resolve("sub"));
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("w", "Write x.txt.", false))),
+                OpenAiStub.calls(OpenAiStub.call("put", "{\"path\":\"x.txt\",\"content\":\"escaped\"}")),
+                OpenAiStub.text("wrote it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(sub, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertFalse(Files.exists(outside.resolve("x.txt")), "the worker wrote outside its checkout");
+            assertEquals(CallOutcome.Status.ERROR, spawned.status(), spawned.output());
+            assertTrue(spawned.output().contains("sub is a link in HEAD"), spawned.output());
+            try (Repository user = Git.open(repo.toFile()).getRepository()) {
+                assertEquals(null, user.resolve("refs/heads/quiver/w-1"), "a branch of a worker that never started");
+            }
+            session.close();
+        }
+    }
+
+    /** What a worker's command could leave in its checkout: a named pipe, which no one writes. */
+    private static final class Pipe implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("pipe", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try {
+                Path pipe = context.workspace().root().resolve("pipe");
+                int status = new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start().waitFor();
+                return ToolResult.of("mkfifo: " + status);
+            } catch (IOException e) {
+                throw new ToolException(e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException("interrupted");
+            }
+        }
+    }
+
+    @Test
+    void aNamedPipeTheWorkerLeftIsNotReadSoItsWorkIsCommitted() throws Exception {
+        repository();
+        framework.register(new Pipe(), "pipe", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("p", "Do it.", false))),
+                OpenAiStub.calls(OpenAiStub.call("pipe", "{}"),
+                        OpenAiStub.call("put", "{\"path\":\"a.txt\",\"content\":\"one\\ntwo\\n\"}")),
+                OpenAiStub.text("done it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            java.util.concurrent.ExecutorService runner = java.util.concurrent.Executors.newSingleThreadExecutor();
+            java.util.concurrent.Future<CallOutcome> turn = runner.submit(
+                    () -> session.send("go", new TurnListener() { }).calls().get(0));
+            CallOutcome spawned;
+            try {
+                // only a build that reads the pipe waits this long: git holds no pipe, so it is never read
+                spawned = turn.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // a writer lets the read that hangs go on, so the test can end
+                Files.newOutputStream(worktrees().resolve("p-1/pipe")).close();
+                throw new AssertionError("committing the worker's checkout hung reading its named pipe");
+            } finally {
+                runner.shutdown();
+            }
+            assertEquals(CallOutcome.Status.OK, spawned.status(), spawned.output());
+            assertTrue(spawned.output().contains("\nChanged: 1 file changed, +1 -0\n  modify a.txt +1 -0\n"),
+                    spawned.output());
+            session.close();
+        }
+    }
+
+    /**
+     * What a worker's command outside the sandbox could do, and what a user's global git-lfs set-up and a
+     * worker's .gitattributes do alike: make a file go through a filter program, which JGit is not let run.
+     */
+    private static final class Filter implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("filter", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try {
+                Path checkout = context.workspace().root();
+                Files.writeString(checkout.resolve(".git/config"), "[filter \"x\"]\n\tclean = cat\n",
+                        java.nio.file.StandardOpenOption.APPEND);
+                Files.writeString(checkout.resolve(".gitattributes"), "* filter=x\n");
+                Files.writeString(checkout.resolve("a.txt"), "the worker's work\n");
+                return ToolResult.of("filtered");
+            } catch (IOException e) {
+                throw new ToolException(e.toString());
+            }
+        }
+    }
+
+    @Test
+    void aCheckoutWhoseCommitFailsOutlivesTheSessionSoItsWorkIsNotLost() throws Exception {
+        repository();
+        framework.register(new Filter(), "filter", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("f", "Do it.", false))),
+                OpenAiStub.calls(OpenAiStub.call("filter", "{}")),
+                OpenAiStub.text("done it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.ERROR, spawned.status(), spawned.output());
+            Path checkout = worktrees().resolve("f-1");
+            assertTrue(spawned.output().startsWith("Could not keep the worker's changes on quiver/f-1: ")
+                    && spawned.output().contains(". Its files are in " + checkout + ", kept after the session ends."),
+                    spawned.output());
+            session.close();
+            assertEquals("the worker's work\n", Files.readString(checkout.resolve("a.txt")),
+                    "the only copy of the worker's work went with the session");
+        }
+    }
+
+    /** The user, or another program, deleting the worker's branch while it works. */
+    private final class DeleteBranch implements Tool {
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec("unbranch", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try (Git git = Git.open(root.toFile())) {
+                git.branchDelete().setBranchNames("quiver/d-1").setForce(true).call();
+                Files.writeString(context.workspace().root().resolve("a.txt"), "the worker's work\n");
+                return ToolResult.of("deleted");
+            } catch (IOException | org.eclipse.jgit.api.errors.GitAPIException e) {
+                throw new ToolException(e.toString());
+            }
+        }
+    }
+
+    @Test
+    void aCheckoutWhoseBranchWasDeletedMeanwhileOutlivesTheSession() throws Exception {
+        repository();
+        framework.register(new DeleteBranch(), "unbranch", "execute");
+        try (OpenAiStub stub = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("d", "Do it.", false))),
+                OpenAiStub.calls(OpenAiStub.call("unbranch", "{}")),
+                OpenAiStub.text("done it"),
+                OpenAiStub.text("done"))) {
+            KernelSession session = StubSessions.open(root, environment, framework, stub, true);
+            CallOutcome spawned = session.send("go", new TurnListener() { }).calls().get(0);
+            assertEquals(CallOutcome.Status.ERROR, spawned.status(), spawned.output());
+            Path checkout = worktrees().resolve("d-1");
+            assertTrue(spawned.output().contains("; was the branch moved meanwhile?). The commit is in " + checkout
+                    + ", kept after the session ends."), spawned.output());
+            session.close();
+            assertEquals("the worker's work\n", Files.readString(checkout.resolve("a.txt")),
+                    "the only copy of the worker's work went with the session");
+        }
+    }
+
     @Test
     void aLabelBecomesLettersDigitsAndSingleDashesOnly() {
         assertEquals("etc-passwd", Worktrees.slug("../../etc/passwd"));
