@@ -81,6 +81,47 @@ class SpawnSubagentTest {
         }
     }
 
+    /** What a worker's command does in its checkout (or elsewhere): {@code what} of {@code checkout}. */
+    private interface Action {
+        String run(Path checkout) throws Exception;
+    }
+
+    /** A command tool of no subjects whose call does {@code action} in its call's workspace. */
+    private static final class Command implements Tool {
+        private final String name;
+        private final Action action;
+
+        Command(String name, Action action) {
+            this.name = name;
+            this.action = action;
+        }
+
+        @Override
+        public ToolSpec spec() {
+            return new ToolSpec(name, "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
+        }
+
+        @Override
+        public List<Subject> subjects(Arguments arguments) {
+            return List.of();
+        }
+
+        @Override
+        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
+            try {
+                return ToolResult.of(action.run(context.workspace().root()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException("interrupted");
+            } catch (Exception e) {
+                throw new ToolException(e.toString());
+            }
+        }
+    }
+
+    /** Bytes of the file bigger than JGit keeps in memory. */
+    private static final int BIG = 51 << 20;
+
     @BeforeEach
     void start() throws Exception {
         root = Files.createDirectories(temp.resolve("workspace")).toRealPath();
@@ -222,36 +263,17 @@ class SpawnSubagentTest {
         }
     }
 
-    /** What a worker's command could do in its checkout: put a link to the user's .git in place of its own. */
-    private final class Relink implements Tool {
-        @Override
-        public ToolSpec spec() {
-            return new ToolSpec("relink", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
-        }
-
-        @Override
-        public List<Subject> subjects(Arguments arguments) {
-            return List.of();
-        }
-
-        @Override
-        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
-            try {
-                Path own = context.workspace().root().resolve(".git");
-                Files.move(own, own.resolveSibling("old-git"));
-                Files.createSymbolicLink(own, root.resolve(".git"));
-                Files.writeString(context.workspace().root().resolve("a.txt"), "sabotage\n");
-                return ToolResult.of("relinked");
-            } catch (IOException e) {
-                throw new ToolException(e.toString());
-            }
-        }
-    }
-
     @Test
     void aWorkerThatPointsItsCheckoutsGitAtTheUsersRepositoryChangesNothingOfTheUsers() throws Exception {
         repository();
-        framework.register(new Relink(), "relink", "execute");
+        framework.register(new Command("relink", checkout -> {
+            // what a worker's command could do in its checkout: put a link to the user's .git in place of its own
+            Path own = checkout.resolve(".git");
+            Files.move(own, own.resolveSibling("old-git"));
+            Files.createSymbolicLink(own, root.resolve(".git"));
+            Files.writeString(checkout.resolve("a.txt"), "sabotage\n");
+            return "relinked";
+        }), "relink", "execute");
         Map<String, String> before = userState();
         try (OpenAiStub stub = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("evil", "Do it.", false))),
@@ -273,35 +295,14 @@ class SpawnSubagentTest {
         }
     }
 
-    /** What a worker's command could leave in its checkout: a file bigger than JGit keeps in memory (50 MiB). */
-    private static final class Big implements Tool {
-        static final int SIZE = 51 << 20;
-
-        @Override
-        public ToolSpec spec() {
-            return new ToolSpec("big", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
-        }
-
-        @Override
-        public List<Subject> subjects(Arguments arguments) {
-            return List.of();
-        }
-
-        @Override
-        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
-            try {
-                Files.write(context.workspace().root().resolve("big.bin"), new byte[SIZE]);
-                return ToolResult.of("written");
-            } catch (IOException e) {
-                throw new ToolException(e.toString());
-            }
-        }
-    }
-
     @Test
     void aFileBiggerThanJGitKeepsInMemoryStillLandsOnTheWorkersBranch() throws Exception {
         repository();
-        framework.register(new Big(), "big", "execute");
+        framework.register(new Command("big", checkout -> {
+            // a file bigger than JGit keeps in memory (50 MiB)
+            Files.write(checkout.resolve("big.bin"), new byte[BIG]);
+            return "written";
+        }), "big", "execute");
         try (OpenAiStub stub = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("big", "Make a big file.", false))),
                 OpenAiStub.calls(OpenAiStub.call("big", "{}")),
@@ -313,7 +314,7 @@ class SpawnSubagentTest {
             try (Repository user = Git.open(root.toFile()).getRepository()) {
                 ObjectId blob = user.resolve("refs/heads/quiver/big-1:big.bin");
                 assertNotNull(blob, "the big file is not on the worker's branch");
-                assertEquals(Big.SIZE, user.open(blob).getSize());
+                assertEquals(BIG, user.open(blob).getSize());
             }
             session.close();
         }
@@ -387,37 +388,14 @@ class SpawnSubagentTest {
         }
     }
 
-    /** What a worker's command could leave in its checkout: a named pipe, which no one writes. */
-    private static final class Pipe implements Tool {
-        @Override
-        public ToolSpec spec() {
-            return new ToolSpec("pipe", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
-        }
-
-        @Override
-        public List<Subject> subjects(Arguments arguments) {
-            return List.of();
-        }
-
-        @Override
-        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
-            try {
-                Path pipe = context.workspace().root().resolve("pipe");
-                int status = new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start().waitFor();
-                return ToolResult.of("mkfifo: " + status);
-            } catch (IOException e) {
-                throw new ToolException(e.toString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ToolException("interrupted");
-            }
-        }
-    }
-
     @Test
     void aNamedPipeTheWorkerLeftIsNotReadSoItsWorkIsCommitted() throws Exception {
         repository();
-        framework.register(new Pipe(), "pipe", "execute");
+        framework.register(new Command("pipe", checkout -> {
+            // a named pipe, which no one writes
+            return "mkfifo: " + new ProcessBuilder("mkfifo", checkout.resolve("pipe").toString()).inheritIO().start()
+                    .waitFor();
+        }), "pipe", "execute");
         try (OpenAiStub stub = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("p", "Do it.", false))),
                 OpenAiStub.calls(OpenAiStub.call("pipe", "{}"),
@@ -446,40 +424,18 @@ class SpawnSubagentTest {
         }
     }
 
-    /**
-     * What a worker's command outside the sandbox could do, and what a user's global git-lfs set-up and a
-     * worker's .gitattributes do alike: make a file go through a filter program, which JGit is not let run.
-     */
-    private static final class Filter implements Tool {
-        @Override
-        public ToolSpec spec() {
-            return new ToolSpec("filter", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
-        }
-
-        @Override
-        public List<Subject> subjects(Arguments arguments) {
-            return List.of();
-        }
-
-        @Override
-        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
-            try {
-                Path checkout = context.workspace().root();
-                Files.writeString(checkout.resolve(".git/config"), "[filter \"x\"]\n\tclean = cat\n",
-                        java.nio.file.StandardOpenOption.APPEND);
-                Files.writeString(checkout.resolve(".gitattributes"), "* filter=x\n");
-                Files.writeString(checkout.resolve("a.txt"), "the worker's work\n");
-                return ToolResult.of("filtered");
-            } catch (IOException e) {
-                throw new ToolException(e.toString());
-            }
-        }
-    }
-
     @Test
     void aCheckoutWhoseCommitFailsOutlivesTheSessionSoItsWorkIsNotLost() throws Exception {
         repository();
-        framework.register(new Filter(), "filter", "execute");
+        framework.register(new Command("filter", checkout -> {
+            // what a command outside the sandbox, and a user's global git-lfs set-up with a worker's
+            // .gitattributes alike, do: make a file go through a filter program, which JGit is not let run
+            Files.writeString(checkout.resolve(".git/config"), "[filter \"x\"]\n\tclean = cat\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(checkout.resolve(".gitattributes"), "* filter=x\n");
+            Files.writeString(checkout.resolve("a.txt"), "the worker's work\n");
+            return "filtered";
+        }), "filter", "execute");
         try (OpenAiStub stub = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("f", "Do it.", false))),
                 OpenAiStub.calls(OpenAiStub.call("filter", "{}")),
@@ -498,34 +454,17 @@ class SpawnSubagentTest {
         }
     }
 
-    /** The user, or another program, deleting the worker's branch while it works. */
-    private final class DeleteBranch implements Tool {
-        @Override
-        public ToolSpec spec() {
-            return new ToolSpec("unbranch", "Run a command.", "{\"type\":\"object\",\"properties\":{}}");
-        }
-
-        @Override
-        public List<Subject> subjects(Arguments arguments) {
-            return List.of();
-        }
-
-        @Override
-        public ToolResult call(Arguments arguments, ToolContext context) throws ToolException {
-            try (Git git = Git.open(root.toFile())) {
-                git.branchDelete().setBranchNames("quiver/d-1").setForce(true).call();
-                Files.writeString(context.workspace().root().resolve("a.txt"), "the worker's work\n");
-                return ToolResult.of("deleted");
-            } catch (IOException | org.eclipse.jgit.api.errors.GitAPIException e) {
-                throw new ToolException(e.toString());
-            }
-        }
-    }
-
     @Test
     void aCheckoutWhoseBranchWasDeletedMeanwhileOutlivesTheSession() throws Exception {
         repository();
-        framework.register(new DeleteBranch(), "unbranch", "execute");
+        framework.register(new Command("unbranch", checkout -> {
+            // the user, or another program, deleting the worker's branch while it works
+            try (Git git = Git.open(root.toFile())) {
+                git.branchDelete().setBranchNames("quiver/d-1").setForce(true).call();
+            }
+            Files.writeString(checkout.resolve("a.txt"), "the worker's work\n");
+            return "deleted";
+        }), "unbranch", "execute");
         try (OpenAiStub stub = OpenAiStub.start(
                 OpenAiStub.calls(OpenAiStub.call("spawn_subagent", spawn("d", "Do it.", false))),
                 OpenAiStub.calls(OpenAiStub.call("unbranch", "{}")),

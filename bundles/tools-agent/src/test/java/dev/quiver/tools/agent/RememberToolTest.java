@@ -8,14 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quiver.api.Arguments;
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
-import dev.quiver.api.Workspace;
-import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,37 +27,7 @@ class RememberToolTest {
     private final RememberTool tool = new RememberTool();
 
     private ToolContext context() throws Exception {
-        Workspace workspace = new WorkspaceFactoryComponent().open(root);
-        return new ToolContext() {
-            @Override
-            public Workspace workspace() {
-                return workspace;
-            }
-
-            @Override
-            public Optional<Object> config(String key) {
-                return Optional.empty();
-            }
-
-            @Override
-            public void stream(String text) {
-            }
-
-            @Override
-            public java.util.Map<String, String> environment() {
-                return System.getenv();
-            }
-
-            @Override
-            public Optional<Path> stateFolder() {
-                return Optional.of(state);
-            }
-
-            @Override
-            public boolean isCancelled() {
-                return false;
-            }
-        };
+        return new AgentContext(root, state, false);
     }
 
     private String remember(String note) throws Exception {
@@ -119,29 +86,10 @@ class RememberToolTest {
 
     @Test
     void aContextWithoutStateSaysNotesCannotBeSaved() throws Exception {
-        ToolContext stateless = new ToolContext() {
+        ToolContext stateless = new AgentContext(root, state, false) {
             @Override
-            public Workspace workspace() {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Optional<Object> config(String key) {
-                return Optional.empty();
-            }
-
-            @Override
-            public java.util.Map<String, String> environment() {
-                return Map.of();
-            }
-
-            @Override
-            public void stream(String text) {
-            }
-
-            @Override
-            public boolean isCancelled() {
-                return false;
+            public java.util.Optional<Path> stateFolder() {
+                return java.util.Optional.empty();
             }
         };
         ToolException refused = assertThrows(ToolException.class,

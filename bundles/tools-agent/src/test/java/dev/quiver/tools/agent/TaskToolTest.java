@@ -8,13 +8,10 @@ import dev.quiver.api.Arguments;
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolContext.SubagentKind;
 import dev.quiver.api.ToolException;
-import dev.quiver.api.Workspace;
-import dev.quiver.workspace.WorkspaceFactoryComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,27 +25,7 @@ class TaskToolTest {
     private final List<List<Object>> started = new ArrayList<>();
 
     private ToolContext context() throws Exception {
-        Workspace workspace = new WorkspaceFactoryComponent().open(root);
-        return new ToolContext() {
-            @Override
-            public Workspace workspace() {
-                return workspace;
-            }
-
-            @Override
-            public Optional<Object> config(String key) {
-                return Optional.empty();
-            }
-
-            @Override
-            public void stream(String text) {
-            }
-
-            @Override
-            public Map<String, String> environment() {
-                return Map.of();
-            }
-
+        return new AgentContext(root, root.resolve(".state"), false) {
             @Override
             public String runSubagent(String label, SubagentKind kind, String prompt) {
                 started.add(List.of(label, kind, prompt));
@@ -59,11 +36,6 @@ class TaskToolTest {
             public String runWorkerInWorktree(String label, String prompt, boolean keep) {
                 started.add(List.of(label, "worktree", prompt, keep));
                 return "branch of " + label;
-            }
-
-            @Override
-            public boolean isCancelled() {
-                return false;
             }
         };
     }
