@@ -361,10 +361,16 @@ final class AgentLoop {
 
     private Step request(List<RegisteredTool> tools, TurnListener listener) {
         List<ToolSpecification> specifications = specifications(tools);
-        compactIfNeeded(systemPrompt(tools), specifications, listener);
+        // built once a step (it reads the instruction files and runs the tools' prompt sections), and
+        // again only when compaction dropped turns, which the prompt then mentions
+        String system = systemPrompt(tools);
+        int dropped = compactedTurns.size();
+        compactIfNeeded(system, specifications, listener);
+        if (compactedTurns.size() != dropped) {
+            system = systemPrompt(tools);
+        }
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
-        // built again: compaction may have dropped turns the prompt now mentions
-        messages.add(SystemMessage.from(systemPrompt(tools)));
+        messages.add(SystemMessage.from(system));
         messages.addAll(history);
         ChatRequest.Builder request = ChatRequest.builder().messages(messages);
         if (!specifications.isEmpty()) {

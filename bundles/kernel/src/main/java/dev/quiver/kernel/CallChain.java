@@ -210,9 +210,7 @@ final class CallChain {
                 continue; // a plugin's broken section must not fail the step
             }
             if (section != null && !section.isBlank()) {
-                String trimmed = section.strip();
-                text.append("## ").append(tool.name()).append('\n').append(trimmed.length() > PromptSections.MAX_CHARS
-                        ? trimmed.substring(0, PromptSections.MAX_CHARS) + "\n[cut]" : trimmed).append('\n');
+                text.append("## ").append(tool.name()).append('\n').append(PromptSections.capped(section)).append('\n');
             }
         }
         return text.toString();
@@ -269,7 +267,16 @@ final class CallChain {
 
     /** Whether a tool is offered at all in this session's mode. */
     boolean offers(RegisteredTool tool) {
-        return !modes.readOnly() || tool.access() == Access.READ || tool.access() == Access.STATE;
+        return !modes.readOnly() || offeredReadOnly(tool);
+    }
+
+    /**
+     * Whether a tool is offered where nothing may change ({@code --read-only}, the plan and review agents):
+     * decided by what it can do, never by config — it reads or keeps the agent's own state. A worker in a
+     * checkout of its own is not, though its access is state: its branch is a change to the user's repository.
+     */
+    static boolean offeredReadOnly(RegisteredTool tool) {
+        return (tool.access() == Access.READ || tool.access() == Access.STATE) && !tool.name().equals(Subagents.SPAWN);
     }
 
     /** The decision a call gets before any subject is known, as {@code quiver tools} shows it. */

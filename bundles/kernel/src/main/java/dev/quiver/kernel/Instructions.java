@@ -90,7 +90,7 @@ final class Instructions {
             if (found.text().length() <= left) {
                 left -= found.text().length();
             } else {
-                kept.set(i, new Found(found.path(), cut(found.text(), left), (found.note().isEmpty() ? ""
+                kept.set(i, new Found(found.path(), ResultCap.head(found.text(), left), (found.note().isEmpty() ? ""
                         : found.note() + " ") + "[cut: the project instructions are capped at " + MAX_CHARS
                         + " characters in all; read the file for the rest]"));
                 left = 0;
@@ -193,7 +193,7 @@ final class Instructions {
         // control characters (escape sequences, NUL) are no instructions; line breaks and tabs stay
         text = text.replace("\r\n", "\n").replaceAll("[\\p{Cntrl}&&[^\n\t]]", "").strip();
         if (text.length() > MAX_FILE_CHARS || bytes.length == MAX_READ) {
-            text = cut(text, MAX_FILE_CHARS);
+            text = ResultCap.head(text, MAX_FILE_CHARS);
             notes.add("[cut: the file has " + size + " bytes; only its first " + MAX_FILE_CHARS
                     + " characters are shown. Read the file for the rest]");
         }
@@ -204,13 +204,6 @@ final class Instructions {
     }
 
     /** The text's first characters, never half a surrogate pair. */
-    private static String cut(String text, int chars) {
-        if (text.length() <= chars) {
-            return text;
-        }
-        return text.substring(0, chars > 0 && Character.isHighSurrogate(text.charAt(chars - 1)) ? chars - 1 : chars);
-    }
-
     private static boolean isUtf8(byte[] bytes) {
         try {
             StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

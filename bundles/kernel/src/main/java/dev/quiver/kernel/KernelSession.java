@@ -173,18 +173,16 @@ final class KernelSession implements Session {
                 options.interactive(), () -> recorder, contextTokens(), silenceLimit(), workers);
         chain.withSubagents(subagents);
         this.worktrees = new Worktrees(workspace, state);
-        chain.withTrust(() -> {
+        java.util.function.BooleanSupplier trustedNow = () -> {
             config.reloadIfChanged();
             return config.trusted();
-        });
+        };
+        chain.withTrust(trustedNow);
         this.notes = new Notes(stateFolder, () -> {
             config.reloadIfChanged();
             return config.sharedNotes();
         });
-        this.instructions = new Instructions(workspace.root(), config.userFolder(), () -> {
-            config.reloadIfChanged();
-            return config.trusted();
-        });
+        this.instructions = new Instructions(workspace.root(), config.userFolder(), trustedNow);
         // a child reads the project's instructions and the user's own words as the session does
         subagents.withPrompt(instructions, options.run().appendSystemPrompt());
         this.context = new SessionContextImpl(this::id, workspace.root(), config, environment.kept(),
@@ -403,12 +401,8 @@ final class KernelSession implements Session {
      * asked for, so no tool is activated: the header needs only set names.
      */
     private List<RegisteredTool> allowed(List<RegisteredTool> registered) {
-        Variant current = variant;
-        // a worker in a checkout of its own writes a branch into the user's repository: where nothing may
-        // change (--read-only, plan, review) it would only fail, so it is not offered
-        boolean writesWithheld = options.readOnly() || current.readOnly;
-        return registered.stream().filter(chain::offers).filter(tool -> current.offers(tool.access()))
-                .filter(tool -> !(writesWithheld && tool.name().equals(Subagents.SPAWN)))
+        boolean readOnly = options.readOnly() || variant.readOnly;
+        return registered.stream().filter(tool -> !readOnly || CallChain.offeredReadOnly(tool))
                 .filter(toolSets::offers)
                 // a question no one can answer is withheld: headless, the prompt says to decide instead
                 // (quiver tools and check list what a session offers where someone answers)

@@ -42,6 +42,12 @@ final class PromptSections {
     }
 
     /** Sets or removes a section; the text kept ("" for removed), or null when nothing changed. */
+    /** A section's text as the prompt carries it: stripped, and cut past {@link #MAX_CHARS} with a mark. */
+    static String capped(String text) {
+        String trimmed = text.strip();
+        return trimmed.length() > MAX_CHARS ? ResultCap.head(trimmed, MAX_CHARS) + "\n[cut]" : trimmed;
+    }
+
     private synchronized String store(String key, String text) {
         if (key.isEmpty() || !key.matches("[a-z0-9_-]{1,32}")) {
             return null; // an odd name from a plugin is dropped rather than let into the prompt as a heading
@@ -52,8 +58,7 @@ final class PromptSections {
         if (!sections.containsKey(key) && sections.size() >= MAX_SECTIONS) {
             return null;
         }
-        String trimmed = text.strip();
-        String kept = trimmed.length() > MAX_CHARS ? trimmed.substring(0, MAX_CHARS) + "\n[cut]" : trimmed;
+        String kept = capped(text);
         sections.put(key, kept);
         return kept;
     }

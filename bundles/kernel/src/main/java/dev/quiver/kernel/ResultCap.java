@@ -16,11 +16,16 @@ final class ResultCap {
         if (text.length() <= MAX_CHARS) {
             return text;
         }
-        int keep = MAX_CHARS;
-        if (Character.isHighSurrogate(text.charAt(keep - 1))) {
-            keep--; // never split a surrogate pair
-        }
-        return text.substring(0, keep) + "\n... [truncated " + String.format(Locale.ROOT, "%,d", text.length() - keep)
+        String kept = head(text, MAX_CHARS);
+        return kept + "\n... [truncated " + String.format(Locale.ROOT, "%,d", text.length() - kept.length())
                 + " chars]";
+    }
+
+    /** At most the first {@code chars} characters of the text, never splitting a surrogate pair. */
+    static String head(String text, int chars) {
+        if (text.length() <= chars) {
+            return text;
+        }
+        return text.substring(0, chars > 0 && Character.isHighSurrogate(text.charAt(chars - 1)) ? chars - 1 : chars);
     }
 }

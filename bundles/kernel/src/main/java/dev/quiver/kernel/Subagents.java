@@ -210,7 +210,7 @@ final class Subagents implements CallChain.Delegate {
     /** The child's answer, capped. */
     private static String report(TurnResult result) {
         String answer = result.answer().strip();
-        return answer.length() <= REPORT_CHARS ? answer : answer.substring(0, REPORT_CHARS)
+        return answer.length() <= REPORT_CHARS ? answer : ResultCap.head(answer, REPORT_CHARS)
                 + "\n... [the subagent's report was cut at "
                 + String.format(java.util.Locale.ROOT, "%,d", REPORT_CHARS) + " characters]";
     }

@@ -47,11 +47,6 @@ enum Variant {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Whether a tool of this access is offered under the variant: decided by what the tool can do, never by config. */
-    boolean offers(Access access) {
-        return !readOnly || access == Access.READ || access == Access.STATE;
-    }
-
     /** The variant a name stands for, or a HostException that lists the names. */
     static Variant named(String name, String source) {
         for (Variant variant : values()) {
@@ -66,6 +61,6 @@ enum Variant {
     /** The level a name stands for, or a HostException that lists the levels. */
     static Thinking level(String name, String source) {
         return Thinking.parse(name).orElseThrow(() -> new HostException("Unknown thinking level \"" + name + "\""
-                + source + ". Available: " + Thinking.names() + "."));
+                + source + ". Available: " + String.join(", ", RunOptions.THINKING) + "."));
     }
 }

@@ -30,9 +30,4 @@ public enum Thinking {
         }
         return Optional.empty();
     }
-
-    /** {@code off, low, medium, high, max}: for messages that list the choices. */
-    public static String names() {
-        return String.join(", ", java.util.Arrays.stream(values()).map(Thinking::id).toList());
-    }
 }
