@@ -186,7 +186,7 @@ final class StreamJsonListener extends HeadlessListener {
         ObjectNode event = event("system", "tool_progress");
         event.put("tool_use_id", currentCall());
         event.put("tool", tool);
-        event.put("text", text.length() > PROGRESS_CHARS ? text.substring(0, PROGRESS_CHARS) + "..." : text);
+        event.put("text", dev.quiver.cli.terminal.Printable.cut(text, PROGRESS_CHARS));
         if (count == PROGRESS_LIMIT) {
             event.put("truncated", true);
         }

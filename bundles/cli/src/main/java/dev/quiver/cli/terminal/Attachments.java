@@ -1,6 +1,5 @@
 package dev.quiver.cli.terminal;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quiver.api.host.CallOutcome;
 import dev.quiver.api.host.Session;
 import dev.quiver.api.host.TurnListener;
@@ -21,7 +20,6 @@ final class Attachments {
     /** Files one prompt attaches; more are named but left for the model to read. */
     static final int MAX_FILES = 10;
     private static final Pattern AT = Pattern.compile("(?<!\\S)@(\\S+)");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Attachments() {
     }
@@ -65,7 +63,7 @@ final class Attachments {
 
     private static String arguments(String path) {
         try {
-            return JSON.writeValueAsString(Map.of("path", path));
+            return CallView.JSON.writeValueAsString(Map.of("path", path));
         } catch (com.fasterxml.jackson.core.JsonProcessingException impossible) {
             throw new IllegalStateException(impossible);
         }

@@ -12,7 +12,8 @@ import org.jline.utils.AttributedStyle;
 /** The one line a tool call leaves on screen, and the pieces it is made of; plain functions. */
 public final class CallView {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The terminal package's one mapper (building one costs start-up time). */
+    static final ObjectMapper JSON = new ObjectMapper();
     /** Argument names that say best what a call is about, in order of preference. */
     private static final String[] SUBJECTS = {"command", "pattern", "path", "file_path", "url", "query", "handle", "name"};
 

@@ -181,11 +181,22 @@ final class ToolService implements AutoCloseable {
                 || EarlyStart.anyFromMcpServers(list.tools().stream().map(McpSchema.Tool::name).toList())) {
             return;
         }
+        String tools = Json.write(list);
+        synchronized (this) {
+            if (tools.equals(recorded)) {
+                // recording digests every input again and rewrites the file: once per list is enough
+                return;
+            }
+            recorded = tools;
+        }
         com.fasterxml.jackson.databind.node.ObjectNode initialize = Json.MAPPER.valueToTree(result);
         initialize.remove("protocolVersion");
         early.recorder().get().accept(Map.of("interactive", String.valueOf(interactive), "protocols",
-                String.join(" ", PROTOCOL_VERSIONS), "initialize", Json.write(initialize), "tools", Json.write(list)));
+                String.join(" ", PROTOCOL_VERSIONS), "initialize", Json.write(initialize), "tools", tools));
     }
+
+    /** The tools/list answer this process last recorded, or null. */
+    private String recorded;
 
     private synchronized void toolsChanged() {
         if (closed) {
