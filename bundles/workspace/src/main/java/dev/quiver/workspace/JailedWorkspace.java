@@ -119,10 +119,6 @@ final class JailedWorkspace implements Workspace {
     }
 
     /**
-     * The path a model's text names below a folder. A name shown with {@code \xHH} escapes
-     * ({@link FileNames}) names the file with those bytes, unless a file is literally called so.
-     */
-    /**
      * Whether a name is one element with no escaped bytes, which a held folder opens as it is: a search
      * opens every file of the tree this way, without a path normalisation per file (nor, in a fresh
      * process, its compilation).
@@ -132,6 +128,10 @@ final class JailedWorkspace implements Workspace {
                 && !name.equals("..");
     }
 
+    /**
+     * The path a model's text names below a folder. A name shown with {@code \xHH} escapes
+     * ({@link FileNames}) names the file with those bytes, unless a file is literally called so.
+     */
     private static Path named(Path folder, String path) {
         Path literal = folder.resolve(path);
         if (path.indexOf('\\') < 0 || Files.exists(literal, LinkOption.NOFOLLOW_LINKS)) {

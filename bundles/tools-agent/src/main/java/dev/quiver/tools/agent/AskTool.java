@@ -77,8 +77,8 @@ public class AskTool implements Tool {
         List<UserQuestion.Option> options = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < items.size(); i++) {
-            String label = oneLine(items.get(i).string("label"));
-            String detail = oneLine(items.get(i).string("detail", ""));
+            String label = NoteStore.oneLine(items.get(i).string("label"));
+            String detail = NoteStore.oneLine(items.get(i).string("detail", ""));
             if (label.isEmpty()) {
                 throw new ToolException("Option " + (i + 1) + " has no label. Give each option a short label.");
             }
@@ -92,10 +92,5 @@ public class AskTool implements Tool {
             options.add(new UserQuestion.Option(label, detail));
         }
         return new UserQuestion(question, options, !options.isEmpty() && arguments.bool("multiple", false));
-    }
-
-    /** A label as a picker line shows it: control characters and line breaks become spaces. */
-    private static String oneLine(String text) {
-        return text.replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
     }
 }

@@ -46,7 +46,7 @@ public class TaskTool implements Tool {
 
     /** The description as a one-line label: it is shown with the child's calls and in the audit log. */
     static String description(Arguments arguments) throws ToolException {
-        String description = arguments.string("description").replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
+        String description = NoteStore.oneLine(arguments.string("description"));
         if (description.isEmpty()) {
             throw new ToolException("The description is empty. Name the task in a few words.");
         }
