@@ -4,6 +4,7 @@ import dev.quiver.api.Shell;
 import dev.quiver.api.ToolContext;
 import dev.quiver.api.ToolException;
 import dev.quiver.api.Workspace;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,15 +23,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
 /**
- * The {@link Shell} service: {@code setsid bash -lc COMMAND} in the workspace root (inside bubblewrap
- * when the sandbox is on) with the kernel's scrubbed environment ({@link ToolContext#environment()}),
- * stdin closed, both pipes drained by their own threads, and everything the
- * command started killed on timeout, cancellation and at the end of every command, so nothing
+ * The {@link Shell} service: {@code setsid bash -c COMMAND} in the workspace root with the
+ * environment the user's login profile makes of the kernel's scrubbed one ({@link LoginProfile},
+ * taken once), or {@code bash -lc COMMAND} inside bubblewrap, whose empty home has no profile of the
+ * user's, when the sandbox is on; stdin closed, both pipes drained by their own threads, and
+ * everything the command started killed on timeout, cancellation and at the end of every command, so nothing
  * outlives it: found by process group, session, descent and the command's {@link Marks}, which
  * survive {@code setsid}, {@code env -i} and double forks; while the service runs, the JVM is a
  * subreaper ({@link Reaper}), so orphans stay its children and are reaped. Background commands are
@@ -60,6 +63,7 @@ public class ProcessShell implements Shell {
     private final Map<String, BackgroundJob> jobs = new LinkedHashMap<>();
     private final Set<Running> foreground = ConcurrentHashMap.newKeySet();
     private final Map<Path, Baseline> baselines = new ConcurrentHashMap<>();
+    private final LoginProfile profile;
     private ExecutorService spawner;
     private boolean stopped;
     private volatile Thread shutdownHook;
@@ -72,11 +76,14 @@ public class ProcessShell implements Shell {
 
     /**
      * How a command is started: the command line, whether it is sandboxed, and the environment (the
-     * kernel's scrubbed one, {@link ToolContext#environment()}).
+     * kernel's scrubbed one, {@link ToolContext#environment()}, through the login profile when not
+     * sandboxed).
+     *
+     * @param placeholders what to remove when the command ends ({@link SandboxView#placeholders()})
+     * @param note said on stderr after the command's own output: why the login profile was left out
      */
-    /** @param placeholders what to remove when the command ends ({@link SandboxView#placeholders()}) */
     private record Launch(List<String> command, boolean sandboxed, Path root, Map<String, String> environment,
-            List<Path> placeholders) {
+            List<Path> placeholders, Optional<String> note) {
     }
 
     /** Added to the output of a sandboxed command that git could not write from. */
@@ -93,7 +100,13 @@ public class ProcessShell implements Shell {
      * without bubblewrap with an empty one).
      */
     ProcessShell(Path stateDir, String bwrapSearchPath) {
+        this(stateDir, bwrapSearchPath, LoginProfile.TIMEOUT);
+    }
+
+    /** A shell whose login profile may take {@code profileTimeout} (tests wait less than users). */
+    ProcessShell(Path stateDir, String bwrapSearchPath, Duration profileTimeout) {
         this.stateDir = stateDir;
+        this.profile = new LoginProfile(this::runProfile, profileTimeout);
         this.sandbox = new Sandbox(bwrapSearchPath);
         long self = ProcessHandle.current().pid();
         this.journal = new Journal(stateDir, self, Procs.startTicks(self).orElse(0));
@@ -190,7 +203,7 @@ public class ProcessShell implements Shell {
         try {
             Thread outDrain = Drains.start(process.getInputStream(), stdout, "stdout");
             Thread errDrain = Drains.start(process.getErrorStream(), stderr, "stderr");
-            end = waitFor(process, command.timeout(), context, started);
+            end = waitFor(process, command.timeout(), context::isCancelled, started);
             ProcessGroups.kill(process.toHandle(), since, mark);
             Drains.join(outDrain, errDrain);
             Drains.close(process);
@@ -207,6 +220,10 @@ public class ProcessShell implements Shell {
         }
         if (launch.sandboxed()) {
             err = withGitHint(out, err);
+        }
+        if (launch.note().isPresent()) {
+            err += (err.isEmpty() || err.endsWith("\n") ? "" : "\n") + "[quiver] Commands run without your login profile: "
+                    + launch.note().get() + "; what it sets (PATH entries, variables) is missing.\n";
         }
         return new Result(end, exitCode, out, err, Duration.ofNanos(System.nanoTime() - started));
     }
@@ -358,9 +375,8 @@ public class ProcessShell implements Shell {
             throw new ToolException("Could not look at the workspace's .git and .quiver (" + e.getMessage()
                     + "), so the command did not run.", e);
         }
-        List<String> plain = List.of("setsid", "bash", "-lc", line);
         if (config.sandbox() == ShellConfig.Sandboxing.OFF) {
-            return new Launch(plain, false, root, environment, List.of());
+            return plain(line, root, environment);
         }
         Sandbox.Availability availability = sandbox.availability();
         if (!availability.usable()) {
@@ -369,7 +385,7 @@ public class ProcessShell implements Shell {
                         + availability.problem() + ", so no command runs. The user must install bubblewrap "
                         + "(Debian and Ubuntu: apt-get install bubblewrap) or change the setting.");
             }
-            return new Launch(plain, false, root, environment, List.of());
+            return plain(line, root, environment);
         }
         List<Path> untrackedSecrets = new ArrayList<>();
         try {
@@ -397,7 +413,60 @@ public class ProcessShell implements Shell {
             throw new ToolException("Could not prepare the sandbox (" + e.getMessage() + "), so the command did not run.",
                     e);
         }
-        return new Launch(command, true, root, environment, view.placeholders());
+        return new Launch(command, true, root, environment, view.placeholders(), Optional.empty());
+    }
+
+    /** An unsandboxed command: {@code bash -c}, with the environment the login profile made. */
+    private Launch plain(String line, Path root, Map<String, String> environment) {
+        LoginProfile.Snapshot snapshot = profile.environment(environment);
+        return new Launch(List.of("setsid", "bash", "-c", line), false, root, snapshot.environment(), List.of(),
+                snapshot.problem());
+    }
+
+    /**
+     * A login shell run for {@link LoginProfile}: tagged and killed with all it started like a command,
+     * and like one killed when the shell stops.
+     */
+    private Optional<byte[]> runProfile(String script, Path directory, Map<String, String> environment,
+            Duration timeout) {
+        Launch launch = new Launch(List.of("setsid", "bash", "-lc", script), false, directory, environment, List.of(),
+                Optional.empty());
+        Marks.Mark mark = journal.mark("p" + runs.incrementAndGet());
+        journal.open();
+        Procs.Since since = Procs.Since.now();
+        long started = System.nanoTime();
+        Process process;
+        try {
+            process = start(launch, mark, false);
+        } catch (ToolException e) {
+            // the command itself fails to start the same way and says so
+            return Optional.of(new byte[0]);
+        }
+        Running running = new Running(process, since, mark);
+        foreground.add(running);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        Result.End end;
+        try {
+            Thread outDrain = Drains.start(process.getInputStream(), (buffer, length) -> {
+                synchronized (printed) {
+                    printed.write(buffer, 0, Math.max(0, Math.min(length, LoginProfile.MAX_BYTES - printed.size())));
+                }
+            }, "profile-stdout");
+            Thread errDrain = Drains.start(process.getErrorStream(), (buffer, length) -> { }, "profile-stderr");
+            end = waitFor(process, timeout, () -> false, started);
+            ProcessGroups.kill(process.toHandle(), since, mark);
+            Drains.join(outDrain, errDrain);
+            Drains.close(process);
+        } finally {
+            foreground.remove(running);
+        }
+        if (end != Result.End.EXITED) {
+            return Optional.empty();
+        }
+        // env exits 0 after its whole output: anything else was cut short, and half an environment is not used
+        synchronized (printed) {
+            return Optional.of(process.exitValue() == 0 ? printed.toByteArray() : new byte[0]);
+        }
     }
 
     /**
@@ -479,14 +548,15 @@ public class ProcessShell implements Shell {
         return spawner;
     }
 
-    private static Result.End waitFor(Process process, Duration timeout, ToolContext context, long started) {
+    private static Result.End waitFor(Process process, Duration timeout, BooleanSupplier cancelled,
+            long started) {
         long deadline = started + timeout.toNanos();
         try {
             while (true) {
                 if (process.waitFor(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
                     return Result.End.EXITED;
                 }
-                if (context.isCancelled()) {
+                if (cancelled.getAsBoolean()) {
                     return Result.End.CANCELLED;
                 }
                 if (System.nanoTime() - deadline >= 0) {

@@ -13,8 +13,21 @@ final class TestContext implements ToolContext {
 
     /** Configuration keys as a config file would set them. */
     final java.util.Map<String, Object> config = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The environment the kernel would hand the shell: this process's, unless a test changes it. */
+    /**
+     * An empty home for every test's commands: the developer's own login profile (pyenv's rehash
+     * waits 60 s for a lock a killed run left) must not decide whether, or how fast, a test runs.
+     */
+    private static final Path EMPTY_HOME = emptyHome();
+
+    /**
+     * The environment the kernel would hand the shell: this process's with {@link #EMPTY_HOME} as
+     * {@code HOME}, unless a test changes it.
+     */
     final java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
+
+    {
+        environment.put("HOME", EMPTY_HOME.toString());
+    }
 
     private final Workspace workspace;
     private final boolean keepStreamedText;
@@ -25,6 +38,16 @@ final class TestContext implements ToolContext {
     private TestContext(Workspace workspace, boolean keepStreamedText) {
         this.workspace = workspace;
         this.keepStreamedText = keepStreamedText;
+    }
+
+    private static Path emptyHome() {
+        try {
+            Path home = java.nio.file.Files.createTempDirectory("quiver-test-home-");
+            home.toFile().deleteOnExit();
+            return home;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static TestContext in(Path directory) throws IOException {

@@ -41,9 +41,27 @@ public final class ToolTestContext implements ToolContext {
         return java.util.Optional.ofNullable(config.get(key));
     }
 
+    /**
+     * This process's environment with an empty folder as {@code HOME}: the developer's own login
+     * profile, which commands run with, must not decide whether or how fast a test runs.
+     */
+    private static final java.util.Map<String, String> ENVIRONMENT = hermetic();
+
+    private static java.util.Map<String, String> hermetic() {
+        java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
+        try {
+            Path home = java.nio.file.Files.createTempDirectory("quiver-test-home-");
+            home.toFile().deleteOnExit();
+            environment.put("HOME", home.toString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return java.util.Map.copyOf(environment);
+    }
+
     @Override
     public java.util.Map<String, String> environment() {
-        return System.getenv();
+        return ENVIRONMENT;
     }
 
     /** How {@link #permission} decides: every subject allowed unless a test says otherwise. */
