@@ -11,6 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,8 +45,22 @@ final class ElicitingFrontEnd implements TurnListener {
     /** Characters of one notification's message. */
     static final int PROGRESS_CHARS = 2_000;
 
+    /** How long one progress notification may take to send before it is given up. */
+    static final Duration PROGRESS_SEND = Duration.ofSeconds(5);
+    /**
+     * Sends progress notifications, each waited for: a send started without waiting for the one before
+     * could reach the client first, and the client shows the lines in the order they arrive.
+     */
+    private static final ExecutorService PROGRESS_SENDER = Executors.newFixedThreadPool(2, task -> {
+                Thread thread = new Thread(task, "quiver-mcp-progress");
+                thread.setDaemon(true);
+                return thread;
+            });
+
     private final Object progressToken;
     private int progress;
+    /** The last notification of this call being sent; the next one goes after it. */
+    private CompletableFuture<Void> sending = CompletableFuture.completedFuture(null);
 
     /** @param progressToken the call's {@code _meta.progressToken}, or null when the client sent none */
     ElicitingFrontEnd(McpAsyncServerExchange exchange, boolean enabled, Duration timeout, Object progressToken) {
@@ -60,12 +80,30 @@ final class ElicitingFrontEnd implements TurnListener {
         if (progress == PROGRESS_LIMIT) {
             message += "\n(no more progress is sent for this call; its result has the output)";
         }
+        McpSchema.ProgressNotification notification = new McpSchema.ProgressNotification(progressToken, progress,
+                null, visible(message.stripTrailing()));
+        // sent in order after the one before, never awaited here: a slow client must not hold the tool up
+        sending = sending.thenRunAsync(() -> {
+            try {
+                exchange.progressNotification(notification).block(PROGRESS_SEND);
+            } catch (RuntimeException failed) {
+                LOG.debug("progress not sent", failed);
+            }
+        }, PROGRESS_SENDER);
+    }
+
+    /** Waits, at most {@code limit}, until the progress sent so far has gone out. */
+    void progressSent(Duration limit) {
+        CompletableFuture<Void> last;
+        synchronized (this) {
+            last = sending;
+        }
         try {
-            // sent, not awaited: a slow client must not hold the tool up
-            exchange.progressNotification(new McpSchema.ProgressNotification(progressToken, progress, null,
-                    visible(message.stripTrailing()))).subscribe(done -> { }, failed -> LOG.debug("progress not sent", failed));
-        } catch (RuntimeException closed) {
-            LOG.debug("progress not sent", closed);
+            last.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException late) {
+            LOG.debug("progress still being sent as the call ends", late);
         }
     }
 

@@ -322,6 +322,8 @@ final class ToolService implements AutoCloseable {
         ElicitingFrontEnd listener = new ElicitingFrontEnd(exchange, interactive, approvalTimeout,
                 progressToken instanceof String || progressToken instanceof Number ? progressToken : null);
         CallOutcome outcome = current.call(tool, argumentsJson, listener);
+        // progress reaches the client before the result that ends the call's stream
+        listener.progressSent(ElicitingFrontEnd.PROGRESS_SEND);
         // a refusal or a failure is a result the model reads, never a protocol error
         return CallToolResult.builder().addTextContent(outcome.output())
                 .isError(outcome.status() != CallOutcome.Status.OK)
