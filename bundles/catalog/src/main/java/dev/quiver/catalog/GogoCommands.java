@@ -41,9 +41,41 @@ public class GogoCommands {
         this.context = bundleContext;
     }
 
-    /** {@code exit}: stops the framework, which ends {@code quiver shell} cleanly. */
-    public void exit() throws org.osgi.framework.BundleException {
-        context.getBundle(0).stop();
+    /**
+     * {@code exit}: stops the framework, which ends {@code quiver shell} cleanly, once the shell waits
+     * for its next line. Stopped while the command still ran, Gogo's shell had its thread interrupted
+     * as it waited for the command and printed {@code java.lang.InterruptedException} on the way out.
+     */
+    public void exit() {
+        Thread stopper = new Thread(() -> {
+            awaitShellReading();
+            try {
+                context.getBundle(0).stop();
+            } catch (org.osgi.framework.BundleException | IllegalStateException e) {
+                System.err.println("quiver: exit could not stop the framework: " + e.getMessage());
+            }
+        }, "quiver-shell-exit");
+        stopper.start();
+    }
+
+    /** Waits (5 s at most) until a thread reads a line with JLine: Gogo's shell, back at its prompt. */
+    private static void awaitShellReading() {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+                for (StackTraceElement frame : stack) {
+                    if (frame.getClassName().endsWith(".LineReaderImpl") && frame.getMethodName().equals("readLine")) {
+                        return;
+                    }
+                }
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** {@code quiver:catalog}: the catalogues and what they offer. */
