@@ -1,6 +1,7 @@
 package dev.quiver.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ class DistributionLayoutTest {
         List<String> carriers = jars.stream().filter(DistributionLayoutTest::carriesJtokkit)
                 .map(jar -> jar.getFileName().toString()).toList();
         assertEquals(1, carriers.size(), "jars with com/knuddels/jtokkit/ classes: " + carriers);
-        assertEquals(true, carriers.get(0).startsWith("dev.quiver.jtokkit-"), carriers.toString());
+        assertTrue(carriers.get(0).startsWith("dev.quiver.jtokkit-"), carriers.toString());
     }
 
     private static boolean carriesJtokkit(Path jar) {
