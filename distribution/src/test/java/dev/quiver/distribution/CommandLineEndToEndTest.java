@@ -351,6 +351,20 @@ class CommandLineEndToEndTest {
         assertFalse(run.stderr().contains("Exception"), run.stderr());
     }
 
+    /** A base URL copied with the endpoint on it is refused naming the root, before any request reaches the server. */
+    @Test
+    void aBaseUrlEndingInTheEndpointIsRefusedNamingTheRootToUse() throws Exception {
+        try (dev.quiver.testing.OllamaStub ollama = dev.quiver.testing.OllamaStub.start(
+                dev.quiver.testing.OllamaStub.text("never"))) {
+            String given = ollama.baseUrl() + "/api/chat";
+            Run run = QuiverProcess.run(workspace(), "-p", "hello", "--model", "ollama/llama3.2", "--base-url", given);
+            assertEquals(1, run.exitCode(), run.stderr());
+            assertTrue(run.stderr().contains("Base URL must be the API's root, without the endpoint: Quiver adds /api/chat "
+                    + "itself. Use " + ollama.baseUrl() + " instead of " + given + "."), run.stderr());
+            assertEquals(List.of(), ollama.paths(), "nothing was sent to the doubled path");
+        }
+    }
+
     @Test
     void checkFollowsTheWorkspaceRulesTheGuardAndTheSecretsAndNamesWhatDecided() throws Exception {
         Path workspace = workspace();

@@ -248,6 +248,44 @@ class HeadlessEndToEndTest {
         }
     }
 
+    /**
+     * A listed model's turn is priced: gpt-4.1 at $2.00 in and $8.00 out per million tokens, two requests of
+     * 10 in and 5 out each (the stub's usage), is (20 × 2.00 + 10 × 8.00) / 1e6 = $0.00012, in json's
+     * {@code total_cost_usd} and {@code usage.cost_usd} alike and in stream-json's result event.
+     */
+    @Test
+    void aPricedModelsRunCarriesItsCostInJsonAndInTheStreamsResult() throws Exception {
+        double expected = (20 * 2.00 + 10 * 8.00) / 1_000_000.0;
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"README.md\"}")), OpenAiStub.text("Demo."),
+                OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"README.md\"}")), OpenAiStub.text("Demo."))) {
+            Path workspace = workspace();
+            String[] priced = {"--model", "openai/gpt-4.1", "--base-url", model.baseUrl()};
+            Run json = QuiverProcess.run(workspace, Map.of(), "", concat(priced, "-p", "Title?", "--output-format", "json"));
+            assertEquals(0, json.exitCode(), json.stderr());
+            JsonNode object = JSON.readTree(json.stdout());
+            assertEquals(2, object.get("num_turns").asInt(), object.toString());
+            assertTrue(object.get("total_cost_usd").isNumber(), "a priced model: " + object);
+            assertEquals(expected, object.get("total_cost_usd").asDouble(), 1e-12, object.toString());
+            assertEquals(expected, object.get("usage").get("cost_usd").asDouble(), 1e-12, object.toString());
+
+            Run stream = QuiverProcess.run(workspace, Map.of(), "",
+                    concat(priced, "-p", "Title?", "--output-format", "stream-json"));
+            assertEquals(0, stream.exitCode(), stream.stderr());
+            List<JsonNode> events = events(stream);
+            JsonNode last = events.get(events.size() - 1);
+            assertEquals("result", last.get("type").asText(), last.toString());
+            assertTrue(last.get("total_cost_usd").isNumber(), "a priced model: " + last);
+            assertEquals(expected, last.get("total_cost_usd").asDouble(), 1e-12, last.toString());
+        }
+    }
+
+    private static String[] concat(String[] first, String... rest) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(List.of(rest));
+        return all.toArray(String[]::new);
+    }
+
     @Test
     void aModelRetryIsAnEventBeforeTheAnswer() throws Exception {
         try (OpenAiStub model = OpenAiStub.start(OpenAiStub.failure(429, "Slow down", Map.of("retry-after-ms", "200")),

@@ -59,6 +59,11 @@ class TerminalEndToEndTest {
             return tmux("capture-pane", "-t", "q", "-p", "-J", "-S", "-300");
         }
 
+        /** The screen with its colours and attributes as escape sequences. */
+        String screenWithStyles() throws Exception {
+            return tmux("capture-pane", "-t", "q", "-p", "-e", "-J", "-S", "-300");
+        }
+
         String await(String text) throws Exception {
             return await(screen -> screen.contains(text), "\"" + text + "\"");
         }
@@ -393,6 +398,46 @@ class TerminalEndToEndTest {
             assertTrue(screen.contains("changed README.md +1 \u22121"), "the summary after the call:\n" + screen);
             // quit and wait, so quiver is not still writing its session when the temporary folder goes;
             // typed, not ctrl-c: a ctrl-c that lands while the turn is still closing stops the turn, not quiver
+            tmux.type("/exit");
+            tmux.press("Enter");
+            tmux.await("[quiver exited 0]");
+        }
+    }
+
+    /** The SGR sequences that set a line's style, to tell a red line from a plain one. */
+    private static String styleOf(String styledScreen, String text) {
+        String line = styledScreen.lines().filter(l -> l.contains(text)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line with " + text + ":\n" + styledScreen));
+        return line.substring(0, line.indexOf(text));
+    }
+
+    @Test
+    void theYoloHeaderLineIsRedAndAGfmTableIsDrawnInColumns() throws Exception {
+        assumeTrue(tmuxInstalled(), "tmux is not installed");
+        Path workspace = Files.createDirectories(temp.resolve("ws-yolo"));
+        Path home = Files.createDirectories(temp.resolve("home-yolo"));
+        String table = "The sizes:\n\n| Name | Size |\n|------|-----:|\n| alpha | 1 |\n| beta-long | 22 |\n\nThat is all.";
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text(table)); Tmux tmux = new Tmux()) {
+            tmux.start(workspace, List.of("HOME=" + home, "XDG_CONFIG_HOME=" + home.resolve(".config"),
+                    "XDG_STATE_HOME=" + home.resolve(".state"), "TERM=xterm-256color", "OPENAI_API_KEY="),
+                    List.of("sh", "-c", "\"$0\" \"$@\"; echo \"[quiver exited $?]\"; sleep 120",
+                            QuiverProcess.distribution().resolve("bin/quiver").toString(), "--yolo", "--model",
+                            "openai/test", "--base-url", model.baseUrl()));
+            tmux.await(s -> s.contains("/help for commands"), "the header");
+            String styled = tmux.screenWithStyles();
+            String yolo = styleOf(styled, "--yolo: calls that would ask run without asking");
+            assertTrue(yolo.matches("(?s).*\u001b\\[[0-9;]*(?<![0-9])31(?![0-9])[0-9;]*m.*"), "red: " + yolo.replace("\u001b", "ESC"));
+            assertFalse(styleOf(styled, "/help for commands").matches("(?s).*(?<![0-9])31(?![0-9]).*"), "the other header lines are not red");
+
+            tmux.type("list the sizes");
+            tmux.press("Enter");
+            String screen = tmux.await("That is all.");
+            List<String> lines = screen.lines().map(String::strip).toList();
+            int head = lines.indexOf("Name      \u2502 Size");
+            assertTrue(head >= 0, "the header row in columns:\n" + screen);
+            assertEquals(List.of("\u2500".repeat(10) + "\u253c" + "\u2500".repeat(5), "alpha     \u2502    1",
+                    "beta-long \u2502   22"), lines.subList(head + 1, head + 4), "padded, Size right-aligned:\n" + screen);
+            assertFalse(screen.contains("|------|"), "no raw pipes:\n" + screen);
             tmux.type("/exit");
             tmux.press("Enter");
             tmux.await("[quiver exited 0]");

@@ -70,6 +70,25 @@ public final class BaseUrls {
     }
 
     /**
+     * Refuses a base URL whose path already ends in one of the endpoints the provider appends itself,
+     * naming the root to use: otherwise the request goes to the doubled path (…/api/chat/api/chat) and
+     * the server's 404 reads as an unknown model.
+     *
+     * @param uri {@code url} as {@link #check} parsed it
+     * @throws IllegalArgumentException {@code Base URL must be the API's root, without the endpoint: ...}
+     */
+    public static void refuseEndpoint(String url, URI uri, String... endpoints) {
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("/+$", "");
+        for (String endpoint : endpoints) {
+            if (path.endsWith(endpoint)) {
+                String root = url.substring(0, url.lastIndexOf(endpoint));
+                throw new IllegalArgumentException("Base URL must be the API's root, without the endpoint: Quiver "
+                        + "adds " + endpoint + " itself. Use " + root + " instead of " + url + ".");
+            }
+        }
+    }
+
+    /**
      * The URL parsed, when it is an http or https URL with a host (and, when {@code rootOnly}, no
      * query); otherwise an {@link IllegalArgumentException} the user reads as is.
      *

@@ -8,10 +8,11 @@
  * {@link dev.quiver.langchain4j.RetryPolicy} and reports final failures as
  * {@link dev.quiver.langchain4j.ModelException}, one line for the user. 1.4 added the retry notices
  * ({@code ModelSettings.retries}, {@code QuiverHttpClientBuilder.retryNotices}); 1.5 thinking levels
- * ({@code Thinking}, {@code ModelSettings.thinking}, {@code ModelProvider.thinks}).
+ * ({@code Thinking}, {@code ModelSettings.thinking}, {@code ModelProvider.thinks}); 1.6
+ * {@code BaseUrls.refuseEndpoint}.
  */
 @Export
-@Version("1.5.0")
+@Version("1.6.0")
 package dev.quiver.langchain4j;
 
 import org.osgi.annotation.bundle.Export;

@@ -58,4 +58,16 @@ class BaseUrlsTest {
                 "a path is judged normalised");
         assertTrue(!BaseUrls.allowedBy("https://gw.example/*", "https://gw.example/../x"), ".. above the root");
     }
+
+    @Test
+    void aUrlEndingInAnEndpointTheProviderAddsIsRefusedNamingTheRoot() {
+        String given = "http://127.0.0.1:8000/v1/chat/completions/";
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> BaseUrls.refuseEndpoint(
+                given, java.net.URI.create(given), "/chat/completions", "/completions"));
+        assertEquals("Base URL must be the API's root, without the endpoint: Quiver adds /chat/completions itself. "
+                + "Use http://127.0.0.1:8000/v1 instead of " + given + ".", refused.getMessage());
+        // a root whose path only contains the words passes
+        BaseUrls.refuseEndpoint("http://h/chat/completions-proxy/v1", java.net.URI.create("http://h/chat/completions-proxy/v1"),
+                "/chat/completions");
+    }
 }

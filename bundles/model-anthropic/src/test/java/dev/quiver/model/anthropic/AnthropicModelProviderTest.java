@@ -143,11 +143,15 @@ class AnthropicModelProviderTest {
     @Test
     void theRootBaseUrlGetsV1MessagesAndTheKeyGoesInXApiKey() throws Exception {
         try (AnthropicStub stub = AnthropicStub.start(AnthropicStub.text("hello"), AnthropicStub.text("again"),
-                AnthropicStub.text("and again"))) {
+                AnthropicStub.text("and again"), AnthropicStub.text("whole"), AnthropicStub.text("whole/"))) {
             assertEquals("hello", provider().chatModel(settings(stub.baseUrl())).chat("hi"));
             assertEquals("again", provider().chatModel(settings(stub.baseUrl() + "/")).chat("hi"));
             assertEquals("and again", provider().chatModel(settings(stub.baseUrl() + "/v1")).chat("hi"));
-            assertEquals(List.of("/v1/messages", "/v1/messages", "/v1/messages"), stub.paths());
+            // the endpoint's whole URL, as Anthropic's documentation shows it, is taken as the root it names
+            assertEquals("whole", provider().chatModel(settings(stub.baseUrl() + "/v1/messages")).chat("hi"));
+            assertEquals("whole/", provider().chatModel(settings(stub.baseUrl() + "/v1/messages/")).chat("hi"));
+            assertEquals(List.of("/v1/messages", "/v1/messages", "/v1/messages", "/v1/messages", "/v1/messages"),
+                    stub.paths(), "never a doubled path");
             Map<String, String> headers = stub.headers().get(0);
             assertEquals(KEY, headers.get("x-api-key"));
             assertEquals("2023-06-01", headers.get("anthropic-version"));

@@ -14,6 +14,7 @@ import dev.quiver.langchain4j.BaseUrls;
 import dev.quiver.langchain4j.QuiverHttpClientBuilder;
 import dev.quiver.langchain4j.RetryPolicy;
 import java.io.IOException;
+import java.net.URI;
 import java.util.Optional;
 import java.util.function.Function;
 import org.osgi.service.component.annotations.Activate;
@@ -78,7 +79,8 @@ public class OllamaModelProvider implements ModelProvider {
                 .or(() -> Optional.ofNullable(environment.apply(HOST_VARIABLE)).map(String::trim)
                         .filter(s -> !s.isEmpty()).map(OllamaModelProvider::fromOllamaHost))
                 .orElse(DEFAULT_BASE_URL);
-        BaseUrls.check(root, true, "the Ollama server's http or https root such as " + DEFAULT_BASE_URL);
+        URI uri = BaseUrls.check(root, true, "the Ollama server's http or https root such as " + DEFAULT_BASE_URL);
+        BaseUrls.refuseEndpoint(root, uri, "/api/chat", "/api/generate");
         while (root.endsWith("/")) {
             root = root.substring(0, root.length() - 1);
         }

@@ -88,6 +88,25 @@ class OllamaModelProviderTest {
         }
     }
 
+    /** Quiver adds /api/chat itself: a base URL that has it would be sent to /api/chat/api/chat, a 404. */
+    @Test
+    void aBaseUrlEndingInTheEndpointIsRefusedNamingTheRootToUseBeforeAnyRequest() throws Exception {
+        try (OllamaStub stub = OllamaStub.start(OllamaStub.text("never"))) {
+            String given = stub.baseUrl() + "/api/chat";
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                    () -> provider().chatModel(settings(given)));
+            assertEquals("Base URL must be the API's root, without the endpoint: Quiver adds /api/chat itself. Use "
+                    + stub.baseUrl() + " instead of " + given + ".", error.getMessage());
+            error = assertThrows(IllegalArgumentException.class,
+                    () -> provider().streamingChatModel(settings(stub.baseUrl() + "/api/generate/")));
+            assertTrue(error.getMessage().contains("Use " + stub.baseUrl() + " instead of"), error.getMessage());
+            IllegalArgumentException fromHost = assertThrows(IllegalArgumentException.class, () -> new OllamaModelProvider(
+                    Map.of("OLLAMA_HOST", "127.0.0.1:" + stub.port() + "/api/chat")::get, FAST).chatModel(settings(null)));
+            assertTrue(fromHost.getMessage().contains("adds /api/chat itself"), fromHost.getMessage());
+            assertEquals(List.of(), stub.paths(), "nothing was sent");
+        }
+    }
+
     @Test
     void ollamaHostIsReadAsOllamasClientReadsIt() throws Exception {
         assertEquals("http://127.0.0.1:11500", OllamaModelProvider.fromOllamaHost("127.0.0.1:11500"));

@@ -121,16 +121,7 @@ public class OpenAiModelProvider implements ModelProvider {
         String baseUrl = BaseUrls.chosen(settings, environment, BASE_URL_VARIABLE, DEFAULT_BASE_URL);
         URI uri = BaseUrls.check(baseUrl, false,
                 "an http or https URL such as " + DEFAULT_BASE_URL + " or http://127.0.0.1:8000/v1");
-        String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("/+$", "");
-        for (String endpoint : new String[] {"/chat/completions", "/completions", "/responses"}) {
-            if (path.endsWith(endpoint)) {
-                // otherwise the request goes to .../chat/completions/chat/completions and the server's 404
-                // reads as an unknown model
-                String root = baseUrl.substring(0, baseUrl.lastIndexOf(endpoint));
-                throw new IllegalArgumentException("Base URL must be the API's root, without the endpoint: Quiver "
-                        + "adds " + endpoint + " itself. Use " + root + " instead of " + baseUrl + ".");
-            }
-        }
+        BaseUrls.refuseEndpoint(baseUrl, uri, "/chat/completions", "/completions", "/responses");
         boolean openAi = "api.openai.com".equals(uri.getHost());
         String key = Optional.ofNullable(environment.apply(KEY_VARIABLE)).map(String::trim).orElse("");
         if (key.isEmpty() && openAi) {
