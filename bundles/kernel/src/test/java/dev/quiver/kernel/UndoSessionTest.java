@@ -1,5 +1,6 @@
 package dev.quiver.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,6 +15,9 @@ import dev.quiver.api.host.UndoReport;
 import dev.quiver.kernel.checkpoint.Checkpoints;
 import dev.quiver.kernel.conversation.SessionStore;
 import dev.quiver.testing.OpenAiStub;
+import dev.quiver.tools.core.ReadFileTool;
+import dev.quiver.tools.extra.InsertLinesTool;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,6 +117,35 @@ class UndoSessionTest {
                     .history().stream().filter(UserMessage.class::isInstance)
                     .map(message -> ((UserMessage) message).singleText()).toList();
             assertEquals(List.of("take a note", "what now?"), stored, "and from the stored session");
+        }
+    }
+
+    /**
+     * The line tools (the extra set) write through the workspace like edit_file, so the checkpoint
+     * before their call holds the file: the real read_file and insert_lines run in a turn, and undo
+     * gives back the very bytes, CRLF line ends and the missing final line break included.
+     */
+    @Test
+    void undoTakesBackALineEditByteForByte() throws Exception {
+        framework.register(new ReadFileTool(), "read_file", "read");
+        framework.register(new InsertLinesTool(), "insert_lines", "write", dev.quiver.api.Tool.SET, "extra");
+        Path file = root.resolve("notes.txt");
+        byte[] before = "first\r\nsecond\r\nno final break \u00e9".getBytes(StandardCharsets.UTF_8);
+        Files.write(file, before);
+        try (OpenAiStub model = OpenAiStub.start(
+                OpenAiStub.calls(OpenAiStub.call("read_file", "{\"path\":\"notes.txt\"}")),
+                OpenAiStub.calls(OpenAiStub.call("insert_lines",
+                        "{\"path\":\"notes.txt\",\"line\":2,\"content\":\"inserted\\n\"}")),
+                OpenAiStub.text("Inserted."));
+                KernelSession session = open(model)) {
+            session.send("insert a line", new TurnListener() { });
+            assertEquals("first\r\ninserted\r\nsecond\r\nno final break \u00e9",
+                    Files.readString(file, StandardCharsets.UTF_8), "insert_lines ran");
+
+            UndoReport report = session.undo(1, false);
+            assertTrue(report.applied());
+            assertEquals(List.of("notes.txt"), report.restored().stream().map(UndoReport.Change::path).toList());
+            assertArrayEquals(before, Files.readAllBytes(file));
         }
     }
 

@@ -108,6 +108,7 @@ public class FindSymbolTool implements Tool {
             }
         }
         List<String> notes = new ArrayList<>(partial);
+        notes.addAll(result.missedNotes());
         if (hits.size() > maxResults) {
             notes.add("... " + (hits.size() - maxResults) + " more definitions match than the " + maxResults
                     + " shown; narrow name, kind or include, or raise maxResults.");

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -60,8 +61,9 @@ public class ReadSymbolTool implements Tool {
                 }
             }
             if (hits.isEmpty()) {
+                String caveat = outline.caveat(shown);
                 throw new ToolException("No definition of " + name + " in " + shown + ". " + declared(outline)
-                        + outline.caveat(shown));
+                        + (caveat.isEmpty() ? "" : " " + caveat));
             }
         } else {
             SymbolSearch.Result result = SymbolSearch.run(workspace, name, null, p -> true, context::isCancelled);
@@ -69,7 +71,8 @@ public class ReadSymbolTool implements Tool {
             if (hits.isEmpty()) {
                 throw new ToolException("No definition of " + name + " in the workspace's " + result.sourceFiles()
                         + " source files (" + Language.SUPPORTED + "). Names match exactly and by case; find_symbol "
-                        + "takes a glob such as *" + name.toString().replaceAll(".*\\.", "") + "*.");
+                        + "takes a glob such as *" + name.toString().replaceAll(".*\\.", "") + "*."
+                        + result.missedNotes().stream().map(note -> " " + note).collect(Collectors.joining()));
             }
         }
         SymbolSearch.Hit first = hits.get(0);

@@ -34,11 +34,54 @@ final class SymbolSearch {
      * @param secrets files skipped because they hold secrets by name
      * @param binary files skipped because they are binary
      * @param unreadable files that could not be read
+     * @param partial files that hold the name's literal part yet whose parse was not whole (syntax errors,
+     *     out of time), or that were cut at the size bound, and where no definition was found: one may hide
+     *     there
      * @param cancelled whether the call was cancelled before every file was looked at
      */
     record Result(List<Hit> hits, int sourceFiles, int includedFiles, int secrets, int binary, int unreadable,
-            boolean cancelled) {
+            List<Partial> partial, boolean cancelled) {
+
+        /**
+         * Notes naming the files where a definition may have been missed, for the model to read them
+         * otherwise; empty when there are none.
+         */
+        List<String> missedNotes() {
+            List<String> notes = new ArrayList<>();
+            note(notes, partial.stream().filter(p -> !p.inPart()).map(Partial::path).toList(),
+                    "had syntax errors", "had syntax errors");
+            note(notes, partial.stream().filter(Partial::inPart).map(Partial::path).toList(),
+                    "was parsed only in part" + PARTIAL_WHY, "were parsed only in part" + PARTIAL_WHY);
+            return notes;
+        }
+
+        private static void note(List<String> notes, List<String> paths, String one, String many) {
+            if (paths.isEmpty()) {
+                return;
+            }
+            String named = String.join(", ", paths.subList(0, Math.min(paths.size(), MAX_NAMED)));
+            notes.add("[" + paths.size() + (paths.size() == 1 ? " file holding the name " + one
+                    : " files holding the name " + many) + "; definitions there may be missed: " + named
+                    + (paths.size() > MAX_NAMED ? " and " + (paths.size() - MAX_NAMED) + " more" : "") + "]");
+        }
     }
+
+    /**
+     * A file that may hold the name but whose parse was not whole, and showed no definition of it. A file
+     * cut at the size bound is one whatever its first part holds.
+     */
+    record Partial(String path, Sources.Outline outline) {
+
+        /** Whether only a part of the file was parsed (cut at the bound or out of time), not just with errors. */
+        boolean inPart() {
+            return outline.cutAtLine() > 0 || outline.timedOut();
+        }
+    }
+
+    private static final String PARTIAL_WHY = " (over " + (Sources.MAX_PARSE_BYTES >> 20) + " MB, or out of time)";
+
+    /** Files named in a note about partial parses; the rest are counted. */
+    static final int MAX_NAMED = 10;
 
     /** Files a worker takes at a time: neighbours in walk order, so mostly of one folder. */
     private static final int BATCH = 32;
@@ -56,6 +99,7 @@ final class SymbolSearch {
         }
         Path root = workspace.root();
         ConcurrentMap<Integer, List<Hit>> byIndex = new ConcurrentHashMap<>();
+        ConcurrentMap<Integer, Partial> partial = new ConcurrentHashMap<>();
         AtomicInteger next = new AtomicInteger();
         AtomicInteger sources = new AtomicInteger();
         AtomicInteger included = new AtomicInteger();
@@ -109,6 +153,8 @@ final class SymbolSearch {
                         }
                         if (!hits.isEmpty()) {
                             byIndex.put(index, hits);
+                        } else if (outline.errorLine() > 0 || outline.cutAtLine() > 0 || outline.timedOut()) {
+                            partial.put(index, new Partial(path, outline));
                         }
                     }
                 }
@@ -120,28 +166,38 @@ final class SymbolSearch {
         List<Hit> hits = new ArrayList<>();
         byIndex.entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(entry -> hits.addAll(entry.getValue()));
-        return new Result(hits, sources.get(), included.get(), secrets.get(), binary.get(), unreadable.get(),
+        List<Partial> partials = partial.entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                .map(java.util.Map.Entry::getValue).toList();
+        return new Result(hits, sources.get(), included.get(), secrets.get(), binary.get(), unreadable.get(), partials,
                 stopped[0]);
     }
 
     /**
      * The outline of a file that may declare the name: the cached one when the file is unchanged, else
      * the file is read and parsed when it holds the name's literal part; null when it cannot declare it.
+     * A cached outline is returned only for a file whose identifiers may hold the name, so that a file with
+     * syntax errors is named as a place a definition may hide when it holds the name, warm or cold. A file
+     * over the size bound is always parsed, as the name may sit in the part that was not read.
      */
     private static Sources.Outline outline(FolderReader reader, String path, Path file, Language language,
             NamePattern name, AtomicInteger binary) throws IOException {
         Sources.Stamp stamp = Sources.stamp(file);
         Sources.Entry entry = Sources.entry(file, stamp);
         if (entry != null) {
-            if (entry.outline() != null) {
-                return entry.outline();
-            }
             if (entry.identifiers() == null) {
                 binary.incrementAndGet();
                 return null;
             }
+            Sources.Outline cached = entry.outline();
+            // a file cut at the size bound may hold the name past the cut, where no identifier was read
+            if (cached != null && cached.cutAtLine() > 0) {
+                return cached;
+            }
             if (!entry.identifiers().mayDeclare(name)) {
                 return null;
+            }
+            if (cached != null) {
+                return cached;
             }
         }
         Sources.Source source;
@@ -154,7 +210,8 @@ final class SymbolSearch {
             return null;
         }
         Sources.Identifiers identifiers = Sources.identifiers(source.utf8());
-        if (!Sources.contains(source.utf8(), name.needle())) {
+        if (source.cutAtLine() == 0
+                && (!identifiers.mayDeclare(name) || !Sources.contains(source.utf8(), name.needle()))) {
             Sources.remember(file, new Sources.Entry(stamp, identifiers, null));
             return null;
         }

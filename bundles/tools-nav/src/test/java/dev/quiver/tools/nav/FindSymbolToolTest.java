@@ -180,4 +180,113 @@ class FindSymbolToolTest {
         assertEquals("src/c.go:3: function MyMap — func MyMap() {}\nsrc/d.go:3: function YourMap — func YourMap() {}",
                 find(Map.of("name", "*Map")), "a new stamp has it read");
     }
+
+    /** Python whose first definition is broken and hides the one after it, which the file still names. */
+    static final String HIDING_PY = "def first(:\n    pass\nx = [1,\ndef hidden():\n    pass\n";
+
+    /** Java with one broken member between two that still parse. */
+    static final String BROKEN_JAVA = "class Broken {\n  void ok() {}\n  int = = ;\n  void after() { }\n}\n";
+
+    @Test
+    void aFileWithSyntaxErrorsGivesWhatCouldBeReadAndSaysSo() throws Exception {
+        write("src/broken.py", """
+                def good():
+                    pass
+
+                def broken(:
+                    pass
+
+                class After:
+                    def method(self): pass
+                """);
+        write("src/Broken.java", BROKEN_JAVA);
+        assertEquals("""
+                src/broken.py:1: function good — def good():
+                [src/broken.py: syntax errors from line 4; declarations near them may be missing or misread]""",
+                find(Map.of("name", "good")));
+        assertEquals("""
+                src/broken.py:8: method After.method — def method(self): pass
+                [src/broken.py: syntax errors from line 4; declarations near them may be missing or misread]""",
+                find(Map.of("name", "After.method")));
+        assertEquals("""
+                src/Broken.java:2: method Broken.ok — void ok() {}
+                src/Broken.java:4: method Broken.after — void after() { }
+                [src/Broken.java: syntax errors from line 3; declarations near them may be missing or misread]""",
+                find(Map.of("name", "Broken.*", "kind", "method", "include", "**/*.java")));
+    }
+
+    /**
+     * A file whose syntax errors hid the definition asked for has no match to carry a note, so the files
+     * that hold the name and parsed with errors are named on their own, cold and warm alike; a broken
+     * file that does not hold the name is not, nor is one whose match already carries its note.
+     */
+    @Test
+    void filesHoldingTheNameWhoseErrorsMayHideItsDefinitionAreNamed() throws Exception {
+        write("src/hiding.py", HIDING_PY);
+        write("src/Hiding.java", "class Hiding {\n  void hidden( {\n}\n");
+        write("src/Unrelated.java", "class Unrelated {\n  void y( {\n}\n");
+        write("src/Main.java", "class Main { void run() { hidden(); } }\n");
+        String expected = "No definition of hidden in 4 source files. Declarations are matched by exact name and case; "
+                + "try a glob such as *hidden* or grep for uses.\n[2 files holding the name had syntax errors; "
+                + "definitions there may be missed: src/Hiding.java, src/hiding.py]";
+        assertEquals(expected, find(Map.of("name", "hidden")), "cold");
+        assertEquals(expected, find(Map.of("name", "hidden")), "warm, from the cache");
+        assertEquals("No definition of hid*e? in 4 source files. Declarations are matched by exact name and case; "
+                + "try a glob such as *hid*e?* or grep for uses.\n[2 files holding the name had syntax errors; "
+                + "definitions there may be missed: src/Hiding.java, src/hiding.py]", find(Map.of("name", "hid*e?")),
+                "a glob's literal part decides which files hold the name");
+        write("src/Found.java", "class Found {\n  void hidden() {}\n  int = = ;\n}\n");
+        String found = find(Map.of("name", "hidden"));
+        assertTrue(found.startsWith("src/Found.java:2: method Found.hidden — void hidden() {}\n[src/Found.java: "
+                + "syntax errors from line 3;"), found);
+        assertTrue(found.endsWith("\n[2 files holding the name had syntax errors; definitions there may be missed: "
+                + "src/Hiding.java, src/hiding.py]"), found);
+    }
+
+    @Test
+    void theFilesNamedForSyntaxErrorsAreCapped() throws Exception {
+        for (int i = 1; i <= SymbolSearch.MAX_NAMED + 2; i++) {
+            write(String.format("src/m%02d.py", i), HIDING_PY);
+        }
+        String out = find(Map.of("name", "hidden"));
+        assertTrue(out.endsWith("\n[12 files holding the name had syntax errors; definitions there may be missed: "
+                + "src/m01.py, src/m02.py, src/m03.py, src/m04.py, src/m05.py, src/m06.py, src/m07.py, src/m08.py, "
+                + "src/m09.py, src/m10.py and 2 more]"), out);
+    }
+
+    /** A huge file: what lies before the bound is found and the cut said; past it, the file is named. */
+    @Test
+    void aHugeFileIsSearchedUpToTheBoundAndNamedWhenTheNameMayLiePastIt() throws Exception {
+        StringBuilder source = new StringBuilder("def early():\n    pass\n");
+        int line = 2;
+        while (source.length() <= Sources.MAX_PARSE_BYTES + 1000) {
+            line++;
+            source.append("value_").append(line).append(" = ").append(line).append('\n');
+        }
+        source.append("def late():\n    pass\n");
+        write("src/huge.py", source.toString());
+        String early = find(Map.of("name", "early"));
+        assertTrue(early.matches("src/huge\\.py:1: function early — def early\\(\\):\n\\[src/huge\\.py: over 4 MB; only "
+                + "lines 1-\\d+ were parsed]"), early);
+        String note = "\n[1 file holding the name was parsed only in part (over 4 MB, or out of time); definitions "
+                + "there may be missed: src/huge.py]";
+        String late = find(Map.of("name", "late"));
+        assertTrue(late.startsWith("No definition of late in 1 source files.") && late.endsWith(note), late);
+        assertTrue(find(Map.of("name", "late")).endsWith(note), "warm, from the cache");
+    }
+
+    /** Minified code: one line over the bound is cut inside the line and parsed, never read whole. */
+    @Test
+    void aHugeFileOnOneLineIsCutAndParsed() throws Exception {
+        StringBuilder source = new StringBuilder("function first(){return 1}");
+        for (int i = 0; source.length() <= Sources.MAX_PARSE_BYTES + 1000; i++) {
+            source.append("var v").append(i).append("=").append(i).append(";");
+        }
+        write("dist/app.min.js", source.toString());
+        String out = find(Map.of("name", "first"));
+        assertTrue(out.startsWith("dist/app.min.js:1: function first — "), out.substring(0, Math.min(out.length(), 200)));
+        assertTrue(out.endsWith("\n[dist/app.min.js: over 4 MB; only lines 1-1 were parsed]"),
+                out.substring(Math.max(0, out.length() - 300)));
+        assertTrue(out.length() < 2000, "the signature line is shortened: " + out.length());
+    }
 }

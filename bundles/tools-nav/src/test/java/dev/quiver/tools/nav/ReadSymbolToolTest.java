@@ -118,4 +118,68 @@ class ReadSymbolToolTest {
                 out.substring(out.length() - 120));
         assertTrue(out.length() <= ReadSymbolTool.MAX_CHARS + 200, "" + out.length());
     }
+
+    @Test
+    void aFileWithSyntaxErrorsGivesTheDefinitionsThatParsedAndSaysSo() throws Exception {
+        write("src/broken.py", "def good():\n    return 1\n\ndef broken(:\n    pass\n");
+        write("src/Broken.java", FindSymbolToolTest.BROKEN_JAVA);
+        assertEquals("""
+                [src/broken.py: syntax errors from line 4; declarations near them may be missing or misread]
+                [src/broken.py:1-2: function good]
+                1: def good():
+                2:     return 1""", read(Map.of("name", "good", "path", "src/broken.py")));
+        assertEquals("""
+                [src/Broken.java: syntax errors from line 3; declarations near them may be missing or misread]
+                [src/Broken.java:4-4: method Broken.after]
+                4:   void after() { }""", read(Map.of("name", "Broken.after")));
+    }
+
+    @Test
+    void aDefinitionSyntaxErrorsHidAnswersWithTheFilesThatMayHoldIt() throws Exception {
+        write("src/hiding.py", FindSymbolToolTest.HIDING_PY);
+        ToolException inFile = assertThrows(ToolException.class,
+                () -> read(Map.of("name", "hidden", "path", "src/hiding.py")));
+        assertTrue(inFile.getMessage().startsWith("No definition of hidden in src/hiding.py. "), inFile.getMessage());
+        assertTrue(inFile.getMessage().endsWith(". [src/hiding.py: syntax errors from line 1; declarations near them "
+                + "may be missing or misread]"), inFile.getMessage());
+        ToolException anywhere = assertThrows(ToolException.class, () -> read(Map.of("name", "hidden")));
+        assertTrue(anywhere.getMessage().endsWith("*hidden*. [1 file holding the name had syntax errors; definitions "
+                + "there may be missed: src/hiding.py]"), anywhere.getMessage());
+    }
+
+    @Test
+    void aHugeFileGivesWhatLiesBeforeTheBoundAndSaysWhereItStopped() throws Exception {
+        StringBuilder source = new StringBuilder("fn early() {\n    let a = 1;\n}\n");
+        int line = 3;
+        while (source.length() <= Sources.MAX_PARSE_BYTES + 1000) {
+            line++;
+            source.append("const C").append(line).append(": u32 = ").append(line).append(";\n");
+        }
+        source.append("fn late() {}\n");
+        write("src/huge.rs", source.toString());
+        String early = read(Map.of("name", "early", "path", "src/huge.rs"));
+        assertTrue(early.matches("\\[src/huge\\.rs: over 4 MB; only lines 1-\\d+ were parsed]\n"
+                + "\\[src/huge\\.rs:1-3: function early]\n1: fn early\\(\\) \\{\n2:     let a = 1;\n3: }"), early);
+        ToolException inFile = assertThrows(ToolException.class,
+                () -> read(Map.of("name", "late", "path", "src/huge.rs")));
+        assertTrue(inFile.getMessage().startsWith("No definition of late in src/huge.rs. It declares: early, C4, C5, "),
+                inFile.getMessage().substring(0, 200));
+        assertTrue(inFile.getMessage().matches("(?s).* \\[src/huge\\.rs: over 4 MB; only lines 1-\\d+ were parsed]"),
+                inFile.getMessage().substring(inFile.getMessage().length() - 200));
+        ToolException anywhere = assertThrows(ToolException.class, () -> read(Map.of("name", "late")));
+        assertTrue(anywhere.getMessage().endsWith("*late*. [1 file holding the name was parsed only in part (over 4 MB, "
+                + "or out of time); definitions there may be missed: src/huge.rs]"), anywhere.getMessage());
+    }
+
+    @Test
+    void aBinaryFileIsRefusedByPathAndLeftOutOfTheWorkspaceSearch() throws Exception {
+        Files.write(root.resolve("blob.py"), "def twin():\n    pass\n\u0000\u0001".getBytes());
+        write("src/twin.py", "def twin():\n    return 2\n");
+        ToolException binary = assertThrows(ToolException.class, () -> read(Map.of("name", "twin", "path", "blob.py")));
+        assertEquals("blob.py is binary (it holds NUL bytes), so it has no declarations to read.", binary.getMessage());
+        assertEquals("""
+                [src/twin.py:1-2: function twin]
+                1: def twin():
+                2:     return 2""", read(Map.of("name", "twin")), "the binary twin is not a second place");
+    }
 }
