@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -190,6 +191,11 @@ public class ProcessShell implements Shell {
             }
         }
         Launch launch = prepare(command.line(), context);
+        if (context.isCancelled()) {
+            // cancelled while the login profile ran: the command never starts
+            SandboxView.removePlaceholders(launch.placeholders());
+            return new Result(Result.End.CANCELLED, -1, "", "", Duration.ZERO);
+        }
         Marks.Mark mark = journal.mark("c" + runs.incrementAndGet());
         journal.open();
         Procs.Since since = Procs.Since.now();
@@ -376,7 +382,7 @@ public class ProcessShell implements Shell {
                     + "), so the command did not run.", e);
         }
         if (config.sandbox() == ShellConfig.Sandboxing.OFF) {
-            return plain(line, root, environment);
+            return plain(line, root, environment, context);
         }
         Sandbox.Availability availability = sandbox.availability();
         if (!availability.usable()) {
@@ -385,7 +391,7 @@ public class ProcessShell implements Shell {
                         + availability.problem() + ", so no command runs. The user must install bubblewrap "
                         + "(Debian and Ubuntu: apt-get install bubblewrap) or change the setting.");
             }
-            return plain(line, root, environment);
+            return plain(line, root, environment, context);
         }
         List<Path> untrackedSecrets = new ArrayList<>();
         try {
@@ -417,8 +423,8 @@ public class ProcessShell implements Shell {
     }
 
     /** An unsandboxed command: {@code bash -c}, with the environment the login profile made. */
-    private Launch plain(String line, Path root, Map<String, String> environment) {
-        LoginProfile.Snapshot snapshot = profile.environment(environment);
+    private Launch plain(String line, Path root, Map<String, String> environment, ToolContext context) {
+        LoginProfile.Snapshot snapshot = profile.environment(environment, context::isCancelled);
         return new Launch(List.of("setsid", "bash", "-c", line), false, root, snapshot.environment(), List.of(),
                 snapshot.problem());
     }
@@ -428,7 +434,7 @@ public class ProcessShell implements Shell {
      * and like one killed when the shell stops.
      */
     private Optional<byte[]> runProfile(String script, Path directory, Map<String, String> environment,
-            Duration timeout) {
+            Duration timeout, BooleanSupplier cancelled) {
         Launch launch = new Launch(List.of("setsid", "bash", "-lc", script), false, directory, environment, List.of(),
                 Optional.empty());
         Marks.Mark mark = journal.mark("p" + runs.incrementAndGet());
@@ -440,7 +446,7 @@ public class ProcessShell implements Shell {
             process = start(launch, mark, false);
         } catch (ToolException e) {
             // the command itself fails to start the same way and says so
-            return Optional.of(new byte[0]);
+            throw new CancellationException(e.getMessage());
         }
         Running running = new Running(process, since, mark);
         foreground.add(running);
@@ -453,12 +459,15 @@ public class ProcessShell implements Shell {
                 }
             }, "profile-stdout");
             Thread errDrain = Drains.start(process.getErrorStream(), (buffer, length) -> { }, "profile-stderr");
-            end = waitFor(process, timeout, () -> false, started);
+            end = waitFor(process, timeout, cancelled, started);
             ProcessGroups.kill(process.toHandle(), since, mark);
             Drains.join(outDrain, errDrain);
             Drains.close(process);
         } finally {
             foreground.remove(running);
+        }
+        if (end == Result.End.CANCELLED) {
+            throw new CancellationException("the command was cancelled while the profile ran");
         }
         if (end != Result.End.EXITED) {
             return Optional.empty();

@@ -146,9 +146,68 @@ class LoginProfileTest {
     @Test
     void bashsOwnVariablesAndTheProfilesMarkerAreNotPassedOn() throws Exception {
         profile("cd /tmp\n");
-        Result result = run("echo \"$PWD $SHLVL\"; env | grep -c '^QUIVER_SHELL_RUN='");
-        assertEquals(dir.toRealPath() + " 1\n1\n", result.stdout(), "the command's own PWD, its own marker only");
+        Result result = run("echo \"$PWD\"; env | grep -c '^QUIVER_SHELL_RUN='");
+        assertEquals(dir.toRealPath() + "\n1\n", result.stdout(), "the command's own PWD, its own marker only");
         Set<String> names = Set.copyOf(run("env | cut -d= -f1").stdout().lines().toList());
         assertTrue(names.contains("FROM_KERNEL"), names.toString());
+    }
+
+    @Test
+    void aChangedProfileIsRunAgainAtTheNextCommand() throws Exception {
+        profile("export TOOL_VERSION=1\n");
+        assertEquals("1\n", run("echo \"$TOOL_VERSION\"").stdout());
+        // as an installer adds itself: a different size, whatever the clock's resolution
+        profile("export TOOL_VERSION=22\n");
+        assertEquals("22\n", run("echo \"$TOOL_VERSION\"").stdout());
+    }
+
+    @Test
+    void overSshTheBashrcDoesNotRunAtEveryCommand() throws Exception {
+        // Debian's bash runs ~/.bashrc for `bash -c` under ssh when the shell level it inherits is below 1
+        Files.writeString(home.resolve(".bashrc"), "echo ran >> \"$HOME/bashrc-runs\"\n");
+        TestContext overSsh = context().env("SSH_CLIENT", "192.0.2.1 50000 22");
+        overSsh.environment.remove("SHLVL");
+        for (int i = 0; i < 3; i++) {
+            assertEquals("ok\n", shell.run(new Command("echo ok", GENEROUS), overSsh).stdout());
+        }
+        assertFalse(Files.exists(home.resolve("bashrc-runs")), "the workspace's commands never run the bashrc");
+    }
+
+    @Test
+    void functionsNamedPrintfOrExecAndNonAsciiValuesChangeNothing() throws Exception {
+        profile("""
+                printf() { echo forged; }
+                exec() { echo forged; }
+                export -f printf exec 2>/dev/null
+                export PLACE='café ☕'
+                """);
+        Result result = run("echo \"$PLACE\"; builtin echo \"${PATH:+has a path}\"");
+        assertEquals("café ☕\nhas a path\n", result.stdout(), result.stderr());
+    }
+
+    @Test
+    void aCommandCancelledWhileTheProfileRunsLeavesItToBeRunAgain() throws Exception {
+        profile("""
+                echo ran >> "$HOME/runs"
+                [ -e "$HOME/quick" ] || sleep 300
+                export FROM_PROFILE=profile
+                """);
+        TestContext cancelled = context();
+        Thread canceller = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            cancelled.cancelled.set(true);
+        });
+        canceller.start();
+        Result first = shell.run(new Command("echo first", GENEROUS), cancelled);
+        canceller.join();
+        assertEquals(Result.End.CANCELLED, first.end(), first.toString());
+        Files.writeString(home.resolve("quick"), "");
+        Result second = run("echo \"$FROM_PROFILE\"");
+        assertEquals("profile\n", second.stdout(), "the profile ran again: " + second.stderr());
+        assertEquals(List.of("ran", "ran"), Files.readAllLines(home.resolve("runs")));
     }
 }
