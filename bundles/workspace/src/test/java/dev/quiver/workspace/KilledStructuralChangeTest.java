@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * One change that adds, deletes, moves and replaces files, deletes a folder tree, copies a folder and
  * moves a folder ({@link StructuralChangeLoop}), killed with SIGKILL at random moments, 48 times: after
  * the next open's recovery the whole tree, every file and folder, is state A or state B, never a mix,
- * and no temporary, stray folder, pending file or journal is left.
+ * and no temporary, stray folder, pending file or journal is left. And a one-step delete killed as it
+ * runs ({@link DeleteLoop}): what recovery says of it is what the tree shows.
  */
 class KilledStructuralChangeTest {
 
@@ -85,6 +86,55 @@ class KilledStructuralChangeTest {
                 said.toString());
         assertTrue(said.stream().noneMatch(s -> s.contains("left as") || s.contains("not recovered")
                 || s.contains("could not")), said.toString());
+    }
+
+    @Test
+    void aKilledDeleteSaysWhatCameOfIt() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("ws"));
+        Path state = Files.createDirectories(dir.resolve("state"));
+        Random random = new Random();
+        List<String> said = new ArrayList<>();
+        for (int run = 0; run < 24; run++) {
+            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), DeleteLoop.class.getName(), root.toString(),
+                    state.toString()).redirectErrorStream(true).start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("started", out.readLine(), "the child did not start its loop");
+            // until the file is there or gone, as it was not when the child started: a delete comes next or ran
+            Path file = root.resolve(DeleteLoop.NAME);
+            boolean there = Files.exists(file);
+            for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20); Files.exists(file) == there
+                    && System.nanoTime() < end; ) {
+                Thread.onSpinWait();
+            }
+            Thread.sleep(random.nextInt(there ? 5 : 20));
+            child.destroyForcibly(); // SIGKILL
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the killed child did not end");
+
+            List<String> now = JailedWorkspace.open(root, state).recovered();
+            said.addAll(now);
+            for (String sentence : now) {
+                // a delete rolled back left the file as it was; one finished deleted it
+                if (sentence.matches("An interrupted delete_file \\(.+\\) was rolled back: no file changed\\.")) {
+                    assertTrue(Files.exists(file), "run " + run + ": said " + sentence + " but the file is gone");
+                }
+                if (sentence.matches("An interrupted delete_file \\(.+\\) was finished: 1 file\\.")) {
+                    assertTrue(!Files.exists(file), "run " + run + ": said " + sentence + " but the file is there");
+                }
+            }
+            if (Files.exists(file)) {
+                assertTrue(java.util.Arrays.equals(DeleteLoop.content(), Files.readAllBytes(file)), "run " + run
+                        + ": the file is torn");
+            }
+            assertEquals(List.of(), leftovers(root), "run " + run + ": temporaries left");
+        }
+        System.out.println("killed deletes: " + said);
+    }
+
+    private static List<String> leftovers(Path root) throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
+            return all.filter(path -> Temporaries.isTemporary(path.getFileName().toString())).map(Path::toString).toList();
+        }
     }
 
     /** Returns once a journal exists, that is once a change has begun to rename (bounded, so never hangs). */
