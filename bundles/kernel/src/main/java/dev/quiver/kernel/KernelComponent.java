@@ -236,7 +236,16 @@ public class KernelComponent implements Kernel {
     @Override
     public UndoReport undo(java.nio.file.Path workspace, int turns, boolean force) {
         Workspace opened = openWithRecovery(workspace);
-        UndoReport report = checkpointsOf(opened).undoNewest(turns, force, "quiver-undo");
+        UndoReport report;
+        try {
+            report = checkpointsOf(opened).undoNewest(turns, force, "quiver-undo");
+        } catch (HostException e) {
+            if (opened.recovered().isEmpty()) {
+                throw e;
+            }
+            // the recovery happened whatever undo found: nothing to undo must not hide that it did
+            throw new HostException(String.join(" ", opened.recovered()) + " " + e.getMessage(), e);
+        }
         if (opened.recovered().isEmpty()) {
             return report;
         }

@@ -756,7 +756,8 @@ final class Jail {
             if (spot.attributes() != null) {
                 throw new FileAlreadyExistsException(shown(link));
             }
-            makeInRoot(rootFolder, spot.folder, spot.name, temporary -> Files.createSymbolicLink(temporary, target));
+            makeInRoot(rootFolder, spot.folder, spot.name, Registry.NONE,
+                    temporary -> Files.createSymbolicLink(temporary, target));
         }
     }
 
@@ -801,7 +802,7 @@ final class Jail {
             registry.creating(target.folderPath.resolve(temporary.toString()));
             try (SecureDirectoryStream<Path> rootFolder = openRoot()) {
                 copyEntry(rootFolder, source.folder, source.path(), source.name, target.folder,
-                        target.folderPath.resolve(temporary.toString()), temporary, true);
+                        target.folderPath.resolve(temporary.toString()), temporary, true, registry);
             } catch (IOException | RuntimeException e) {
                 deleteTree(target.folder, temporary);
                 throw e;
@@ -822,7 +823,7 @@ final class Jail {
 
     private void copyEntry(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> sourceFolder,
             Path sourcePath, Path sourceName, SecureDirectoryStream<Path> targetFolder, Path targetPath,
-            Path targetName, boolean top) throws IOException {
+            Path targetName, boolean top, Registry registry) throws IOException {
         BasicFileAttributes attributes = attributes(sourceFolder, sourceName);
         if (attributes == null) {
             throw new Said(shown(sourcePath), "no such file or folder");
@@ -856,10 +857,10 @@ final class Jail {
                 throw new Said(shown(sourcePath), "a link to " + linkTarget
                         + ", which holds secrets by its name; it is not copied");
             }
-            makeInRoot(rootFolder, targetFolder, targetName,
+            makeInRoot(rootFolder, targetFolder, targetName, registry,
                     temporary -> Files.createSymbolicLink(temporary, linkTarget));
         } else if (attributes.isDirectory()) {
-            makeInRoot(rootFolder, targetFolder, targetName, Files::createDirectory);
+            makeInRoot(rootFolder, targetFolder, targetName, registry, Files::createDirectory);
             try (SecureDirectoryStream<Path> from = openChild(sourceFolder, sourceName);
                     SecureDirectoryStream<Path> to = openChild(targetFolder, targetName)) {
                 if (from == null || to == null) {
@@ -872,7 +873,7 @@ final class Jail {
                 names.sort(null);
                 for (Path name : names) {
                     copyEntry(rootFolder, from, sourcePath.resolve(name), name, to,
-                            targetPath.resolve(name), name, false);
+                            targetPath.resolve(name), name, false, registry);
                 }
             }
             setQuietly(targetFolder, targetName, permissions);
@@ -982,7 +983,7 @@ final class Jail {
         }
         registry.creating(path);
         try {
-            makeInRoot(rootFolder, folder, path.getFileName(), temporary -> {
+            makeInRoot(rootFolder, folder, path.getFileName(), registry, temporary -> {
                 Files.createDirectory(temporary);
                 setQuietly(rootFolder, temporary.getFileName(), FOLDER_PERMISSIONS);
             });
@@ -996,9 +997,11 @@ final class Jail {
     }
 
     private void makeInRoot(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> folder, Path name,
-            Maker maker) throws IOException {
-        // made in the root under a temporary's name, which every walk skips
+            Registry registry, Maker maker) throws IOException {
+        // made in the root under a temporary's name, which every walk skips; registered first, as a kill
+        // between the make and the rename would leave it there for good
         Path temporary = Path.of(Temporaries.name("quiver-new"));
+        registry.creating(root.resolve(temporary.toString()));
         maker.make(root.resolve(temporary.toString()));
         try {
             if (attributes(folder, name) != null) {

@@ -36,10 +36,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Commit runs in three phases. <b>Stage</b>: every new content is written under a temporary name
  * next to its target and flushed; every temporary and folder is first listed in a pending file,
  * {@code <state>/changes/<id>.pending}, which the process holds locked while it works. <b>Journal</b>
- * (a change of more than one step only): every step, with the digest each target must hold before and
- * will hold after, is written to {@code <id>.journal.part}, flushed, and renamed to {@code <id>.journal}:
- * a journal that exists is complete. <b>Apply</b>: the renames and deletions, each target compared right
- * before it goes; then the journal and the pending file are removed.
+ * (a change of more than one step, or a delete that compares): every step, with the digest each
+ * target must hold before and will hold after, is written to {@code <id>.journal.part}, flushed, and
+ * renamed to {@code <id>.journal}: a journal that exists is complete. <b>Apply</b>: the renames and
+ * deletions, each target compared right before it goes; then the journal and the pending file are
+ * removed.
  *
  * <p>{@link #recover} runs where the workspace is opened with its state folder. A pending file nobody
  * holds locked belongs to a dead process: with a complete journal the change is rolled forward (a
@@ -153,7 +154,7 @@ final class Transaction implements Workspace.Change {
             for (Step step : steps) {
                 ready.add(stage(step, registry));
             }
-            if (pending != null && steps.size() > 1) {
+            if (pending != null && (steps.size() > 1 || setsAside(steps.get(0)))) {
                 pending.journal(journal(ready));
                 journaled = true;
             }
@@ -174,7 +175,8 @@ final class Transaction implements Workspace.Change {
                 apply(step, registry);
                 applied++;
             } catch (IOException e) {
-                if (!journaled && applied == 0) {
+                // a one-step change that failed changed nothing, journaled or not (a delete puts its file back)
+                if (applied == 0 && (!journaled || ready.size() == 1)) {
                     rollBack(ready, made);
                     if (pending != null) {
                         pending.end();
@@ -194,6 +196,15 @@ final class Transaction implements Workspace.Change {
             // past the journal the change is made, not taken back: that could drop what others wrote since
             throw new IOException(String.join("; ", failures) + ". Every other file of the change was changed.");
         }
+    }
+
+    /**
+     * Whether a step moves its file aside under a temporary's name before it is decided: a delete that
+     * compares. Without a journal, a kill right then would leave recovery only a temporary, which it
+     * removes, saying the change was rolled back while the file is gone; with one, it is finished.
+     */
+    private static boolean setsAside(Step step) {
+        return step instanceof Delete delete && !delete.before().any();
     }
 
     /** The file a step's failure names: the one it writes, deletes or makes, or a move's source. */

@@ -123,6 +123,58 @@ class ChangeTest {
     }
 
     @Test
+    void aWriterProcessAppendingEveryMillisecondNeverLosesALine() throws Exception {
+        Path file = root.resolve("log.txt");
+        Files.writeString(file, "header 0\n");
+        Path stop = dir.resolve("stop");
+        // another program, as a shell loop is: it opens, appends a numbered line and closes, about every
+        // millisecond, until told to stop, then says how many lines it appended
+        Process writer = new ProcessBuilder("sh", "-c", "i=0; while [ ! -e \"$2\" ]; do echo \"appended line $i\" >> \"$1\"; "
+                + "i=$((i+1)); sleep 0.001; done; echo $i", "writer", file.toString(), stop.toString()).start();
+        int landed = 0;
+        int refused = 0;
+        int lastLanded = 0;
+        try {
+            for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    Files.readAllLines(file).size() < 3 && System.nanoTime() < end; ) {
+                Thread.sleep(1); // until it writes
+            }
+            for (int edit = 1; edit <= 1000 && landed < 50; edit++) {
+                byte[] before = Files.readAllBytes(file);
+                String text = new String(before, StandardCharsets.UTF_8);
+                byte[] after = text.replaceFirst("header \\d+", "header " + edit).getBytes(StandardCharsets.UTF_8);
+                try {
+                    workspace.change("edit_file").replace(file, before, after).commit();
+                    landed++;
+                    lastLanded = edit;
+                } catch (IOException e) {
+                    assertEquals("log.txt changed while it was being edited; read it again. No file was changed.",
+                            e.getMessage());
+                    refused++;
+                }
+            }
+        } finally {
+            Files.writeString(stop, "");
+        }
+        assertTrue(writer.waitFor(30, TimeUnit.SECONDS), "the writer did not stop");
+        int appended = Integer.parseInt(new String(writer.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+        List<String> lines = Files.readAllLines(file);
+        List<Integer> lost = new java.util.ArrayList<>();
+        for (int n = 0; n < appended; n++) {
+            if (!lines.contains("appended line " + n)) {
+                lost.add(n);
+            }
+        }
+        assertEquals(List.of(), lost, landed + " edits landed, " + refused + " refused");
+        assertEquals(appended + 1, lines.size(), "a line is there twice: " + lines.size() + " lines for " + appended);
+        assertEquals("header " + lastLanded, lines.get(0), "the last edit that landed is not there");
+        System.out.println("a writer process: " + appended + " lines, " + landed + " edits landed, " + refused
+                + " refused, none lost");
+        assertTrue(landed > 0, "no edit landed");
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
     void aWriteFailingForSpaceChangesNothingAndRemovesTheFoldersItMade() throws Exception {
         Files.writeString(root.resolve("small.txt"), "old\n");
         // a file-size limit of 64 KB: the JVM ignores SIGXFSZ, so the write fails with EFBIG, as a full disk fails

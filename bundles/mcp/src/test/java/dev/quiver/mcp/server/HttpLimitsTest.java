@@ -310,4 +310,132 @@ class HttpLimitsTest {
         String response = readToEnd(socket);
         assertTrue(response.startsWith("HTTP/1.1 400 ") && response.contains("\"code\":-32700"), response);
     }
+
+    /** A POST of one JSON-RPC message on a connection of its own, answered on it, as an MCP client sends each. */
+    private Socket postRaw(String session, String body) throws IOException {
+        Socket socket = open();
+        send(socket, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + server.token()
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + "Mcp-Session-Id: " + session + "\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length
+                + "\r\n\r\n" + body);
+        return socket;
+    }
+
+    /** What arrived on each socket so far, read without waiting: a call's event stream starts with its headers. */
+    private final java.util.Map<Socket, StringBuilder> arrived = new java.util.HashMap<>();
+
+    private String arrived(Socket socket) throws IOException {
+        StringBuilder text = arrived.computeIfAbsent(socket, key -> new StringBuilder());
+        InputStream in = socket.getInputStream();
+        for (int n; (n = in.available()) > 0; ) {
+            text.append(new String(in.readNBytes(n), StandardCharsets.ISO_8859_1));
+        }
+        return text.toString();
+    }
+
+    /** The sockets whose text so far holds {@code answer}, waiting up to {@code within} for {@code count} of them. */
+    private List<Socket> answered(List<Socket> sockets, String answer, int count, Duration within) throws Exception {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (true) {
+            List<Socket> answered = new ArrayList<>();
+            for (Socket socket : sockets) {
+                if (arrived(socket).contains(answer)) {
+                    answered.add(socket);
+                }
+            }
+            if (answered.size() >= count || System.nanoTime() >= deadline) {
+                return answered;
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** All a socket's text: what arrived so far and the rest, until the server closes it. */
+    private String whole(Socket socket) throws IOException {
+        return arrived(socket) + readToEnd(socket);
+    }
+
+    @Test
+    void callsPastTheBoundOfOneSessionAreAnsweredServerBusyAndTheQueuedOnesAllRunOneAtATime() throws Exception {
+        HttpClient http = HttpClient.newBuilder().executor(Executors.newSingleThreadExecutor()).build();
+        String initialized = post(http, null, INITIALIZE);
+        String session = initialized.substring(0, initialized.indexOf('\n'));
+        post(http, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        Socket blocked = postRaw(session, "{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"block\",\"arguments\":{}}}");
+        for (long end = System.nanoTime() + Duration.ofSeconds(30).toNanos(); kernel.running.get() == 0
+                && System.nanoTime() < end; ) {
+            Thread.sleep(5);
+        }
+        assertEquals(1, kernel.running.get(), "the blocking call did not start");
+        // one more than may wait behind the running call, each on its own connection as clients send them
+        List<Socket> calls = new ArrayList<>();
+        for (int i = 0; i <= CallQueue.LIMIT; i++) {
+            calls.add(postRaw(session, "{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i) + ",\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"append\",\"arguments\":{\"text\":\"call " + i + "\"}}}"));
+        }
+        // an answer holds its request's id; the headers of the event stream come at once for every call
+        List<Socket> refused = answered(calls, "\"id\":", 1, Duration.ofSeconds(30));
+        assertEquals(1, refused.size(), "calls answered while the first still runs");
+        String busy = whole(refused.get(0));
+        assertTrue(busy.startsWith("HTTP/1.1 200 ") && busy.contains("\"code\":-32000")
+                && busy.contains("Server busy: " + CallQueue.LIMIT + " calls are queued on this connection"), busy);
+        Thread.sleep(200);
+        assertEquals(1, answered(calls, "\"id\":", 2, Duration.ZERO).size(), "a queued call was answered before it ran");
+
+        post(http, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"b\"}}");
+        assertTrue(whole(blocked).contains("interrupted"));
+        int appended = 0;
+        for (Socket call : calls) {
+            if (call != refused.get(0)) {
+                String answer = whole(call);
+                assertTrue(answer.contains("appended"), answer);
+                appended++;
+            }
+        }
+        assertEquals(CallQueue.LIMIT, appended);
+        assertEquals(CallQueue.LIMIT, Files.readAllLines(workspace.resolve("log.txt")).size());
+        assertEquals(0, kernel.overlaps.get(), "calls of one session overlapped");
+    }
+
+    @Test
+    void requestsPastTheHandlerQueueAreAnswered503WhileTheHandlersAreBusy() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger handling = new AtomicInteger();
+        try (HttpListener listener = new HttpListener(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                head -> null, (request, reply) -> {
+                    handling.incrementAndGet();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    reply.send(200, "text/plain", "handled");
+                })) {
+            int accepted = HttpListener.HANDLER_THREADS + HttpListener.HANDLER_QUEUE;
+            List<Socket> requests = new ArrayList<>();
+            for (int i = 0; i < accepted + 8; i++) {
+                Socket socket = new Socket(InetAddress.getLoopbackAddress(), listener.port());
+                sockets.add(socket);
+                send(socket, "POST /mcp HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}");
+                requests.add(socket);
+            }
+            List<Socket> refused = answered(requests, "HTTP/1.1 ", 8, Duration.ofSeconds(30));
+            assertEquals(8, refused.size(), "requests answered while every handler is busy");
+            for (Socket socket : refused) {
+                String response = whole(socket);
+                assertTrue(response.startsWith("HTTP/1.1 503 ") && response.contains("server busy: "
+                        + HttpListener.HANDLER_QUEUE + " requests are waiting for a handler"), response);
+            }
+            assertEquals(HttpListener.HANDLER_THREADS, handling.get(), "handlers running");
+            release.countDown();
+            for (Socket socket : requests) {
+                if (!refused.contains(socket)) {
+                    String response = whole(socket);
+                    assertTrue(response.startsWith("HTTP/1.1 200 ") && response.endsWith("handled"), response);
+                }
+            }
+            assertEquals(accepted, handling.get());
+        }
+    }
 }

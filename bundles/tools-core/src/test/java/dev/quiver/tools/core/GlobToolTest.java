@@ -187,4 +187,14 @@ class GlobToolTest {
                 glob(Map.of("pattern", "src/")));
         assertEquals("src/a/B.java", glob(Map.of("pattern", "src/**")));
     }
+
+    @Test
+    void aStaleTemporaryAKilledProcessLeftIsNeverListed() throws Exception {
+        files("src/.x.0123456789abcdef.quiver-tmp", "src/.x", "tmp/.y.7.quiver-tmp/inner.txt");
+        assertEquals("src/.x", glob(Map.of("pattern", "**/.*")));
+        for (String pattern : java.util.List.of("**/*.quiver-tmp", "**/*quiver-tmp*", "src/.x.*", "**/inner.txt", "tmp/**")) {
+            String out = glob(Map.of("pattern", pattern));
+            assertTrue(out.startsWith("No files match " + pattern + " "), pattern + ": " + out);
+        }
+    }
 }

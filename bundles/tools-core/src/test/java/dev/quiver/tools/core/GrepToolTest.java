@@ -152,4 +152,26 @@ class GrepToolTest {
         assertEquals("No matches.", out);
         assertFalse(grep(Map.of("pattern", "(a+)+b$")).equals("No matches."));
     }
+
+    @Test
+    void aStaleTemporaryAKilledProcessLeftIsNeverSearched() throws Exception {
+        // what a kill while staging leaves: the new content of .x under a temporary's name, in the tree
+        file("src/.x.0123456789abcdef.quiver-tmp", "zanzibarquill from the stale copy\n");
+        file("src/.x", "zanzibarquill in a dotfile, which is searched\n");
+        file("tmp/.y.7.quiver-tmp/inner.txt", "zanzibarquill in a staged folder copy\n");
+        assertEquals("src/.x:1: zanzibarquill in a dotfile, which is searched", grep(Map.of("pattern", "zanzibarquill")));
+        for (Map<String, String> asked : java.util.List.of(Map.of("include", "*.quiver-tmp"), Map.of("include", "**/*.txt"),
+                Map.of("path", "src/.x.0123456789abcdef.quiver-tmp"), Map.of("path", "tmp"))) {
+            Map<String, String> arguments = new java.util.HashMap<>(asked);
+            arguments.put("pattern", "zanzibarquill");
+            String out;
+            try {
+                out = grep(arguments);
+            } catch (ToolException refused) {
+                out = refused.getMessage();
+            }
+            assertFalse(out.contains("stale copy") || out.contains("staged folder copy"), asked + ": " + out);
+        }
+    }
+
 }

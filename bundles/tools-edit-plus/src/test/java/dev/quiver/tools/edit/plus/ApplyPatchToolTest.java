@@ -20,6 +20,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -608,4 +609,35 @@ class ApplyPatchToolTest {
         assertTrue(landed > 0, "no apply_patch call landed");
     }
 
+
+    @Test
+    void aPatchThatRunsOutOfSpaceChangesNoFileAndLeavesNothingBehind() throws Exception {
+        file("src/A.java", "class A {\n    int a = 1;\n}\n");
+        file("src/B.java", "class B {\n    int b = 1;\n}\n");
+        file("docs/gone.md", "# Gone\n");
+        String large = ("+" + "x".repeat(99) + "\n").repeat(2000); // 200 KB, over the limit below
+        String patch = patch("*** Update File: src/A.java", "@@", "-    int a = 1;", "+    int a = 2;",
+                "*** Delete File: docs/gone.md",
+                "*** Add File: new/deep/Large.txt", large.substring(0, large.length() - 1),
+                "*** Update File: src/B.java", "@@", "-    int b = 1;", "+    int b = 2;");
+        Path patchFile = Files.writeString(Files.createTempFile("patch", ".txt"), patch);
+        Map<String, String> before = snapshot();
+        // a file-size limit of 64 KB: the JVM ignores SIGXFSZ, so the write fails with EFBIG, as a full disk fails
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder("bash", "-c", "ulimit -f 128 && exec \"$@\"", "child", java, "-cp",
+                System.getProperty("java.class.path"), ApplyPatchChild.class.getName(), root.toString(),
+                patchFile.toString(), "src/A.java", "src/B.java", "docs/gone.md").redirectErrorStream(true).start();
+        String said = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not end");
+        Files.delete(patchFile);
+        assertTrue(said.startsWith("failed: ") && said.contains("new/deep/Large.txt") && said.endsWith("No file was changed."),
+                said);
+        assertFalse(said.contains(root.toString()) || said.contains(".quiver-tmp") || said.contains("could not be restored"),
+                said);
+        assertEquals(before, snapshot(), "a patch that failed for space changed a file");
+        assertFalse(Files.exists(root.resolve("new")), "the folders the failed patch made are still there");
+        try (Stream<Path> walk = Files.walk(root)) {
+            assertEquals(List.of(), walk.filter(path -> path.getFileName().toString().endsWith(".quiver-tmp")).toList());
+        }
+    }
 }

@@ -136,4 +136,15 @@ class ListDirToolTest {
         assertEquals(List.of(Subject.path(".")), tool.subjects(Arguments.empty()));
         assertEquals(List.of(Subject.path("src")), tool.subjects(Arguments.of(Map.of("path", "src"))));
     }
+
+    @Test
+    void aStaleTemporaryAKilledProcessLeftIsNeverListed() throws Exception {
+        file("src/.x.0123456789abcdef.quiver-tmp", 12);
+        file("src/.x", 2);
+        file(".quiver-new.00000000000000aa.quiver-tmp/inner.txt", 3);
+        String out = list(Map.of("depth", 3));
+        assertEquals("./\n  src/\n    .x  2 B", out);
+        String src = list(Map.of("path", "src"));
+        assertTrue(!src.contains("quiver-tmp") && src.contains(".x"), src);
+    }
 }
