@@ -53,6 +53,8 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        FileNameEncoding.warning(System.getProperty("sun.jnu.encoding"), FileNameEncoding.locale())
+                .ifPresent(System.err::println);
         int code;
         try {
             code = run(home(), args);

@@ -201,6 +201,32 @@ class CommandLineEndToEndTest {
         }
     }
 
+    /**
+     * Where no UTF-8 locale is installed (a {@code locale} program that finds none stands in for such a
+     * system), the launcher leaves LC_ALL=C alone rather than name a locale that is not there, and Quiver
+     * says at start, in one line, what that costs and how to fix it; where one is, it starts silently.
+     */
+    @Test
+    void withoutAnInstalledUtf8LocaleQuiverWarnsOnceAtStart() throws Exception {
+        Path workspace = workspace();
+        Path bin = Files.createDirectories(workspace.resolveSibling(workspace.getFileName() + "-bin"));
+        Path locale = bin.resolve("locale");
+        Files.writeString(locale, "#!/bin/sh\ncase \"$1\" in charmap) echo ANSI_X3.4-1968 ;; -a) echo C; echo POSIX ;; esac\n");
+        locale.toFile().setExecutable(true);
+        Run none = QuiverProcess.run(workspace, Map.of("LC_ALL", "C", "PATH", bin + ":" + System.getenv("PATH")), "",
+                "call", "glob", "{\"pattern\":\"*.md\"}");
+        assertEquals(0, none.exitCode(), none.stderr());
+        assertTrue(none.stdout().contains("README.md"), none.stdout());
+        List<String> warnings = none.stderr().lines().filter(line -> line.startsWith("quiver: warning: Java reads file "
+                + "names as ANSI_X3.4-1968, not UTF-8 (the locale C, and no UTF-8 locale is installed)")).toList();
+        assertEquals(1, warnings.size(), none.stderr());
+        assertTrue(warnings.get(0).endsWith("and set LC_ALL to it."), warnings.get(0));
+
+        Run installed = QuiverProcess.run(workspace, Map.of("LC_ALL", "C"), "", "call", "glob", "{\"pattern\":\"*.md\"}");
+        assertEquals(0, installed.exitCode(), installed.stderr());
+        assertTrue(!installed.stderr().contains("quiver: warning: Java reads file names"), installed.stderr());
+    }
+
     @Test
     void readOnlyCallsWriteNothingInTheWorkingTree() throws Exception {
         Path workspace = workspace();

@@ -21,12 +21,12 @@ import org.junit.jupiter.api.TestFactory;
  * byte for byte, or its refusal. The cases are kept in a resource so that every byte (a trailing space,
  * a no-break space, a carriage return) is written out as an escape and can be read.
  */
-class FuzzyMatchCorpusTest {
+public class FuzzyMatchCorpusTest {
 
     /** One case: its fields as written, escapes decoded. */
-    record Case(String name, Map<String, String> fields) {
+    public record Case(String name, Map<String, String> fields) {
 
-        String get(String key) {
+        public String get(String key) {
             return fields.get(key);
         }
     }
@@ -72,7 +72,8 @@ class FuzzyMatchCorpusTest {
                 c.name()).getMessage();
     }
 
-    static List<Case> cases() throws IOException {
+    /** Every case of the corpus, in order (tools-core's FuzzyEditFileTest runs the refusals through edit_file). */
+    public static List<Case> cases() throws IOException {
         String text;
         try (InputStream in = FuzzyMatchCorpusTest.class.getResourceAsStream("fuzzy-cases.txt")) {
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);

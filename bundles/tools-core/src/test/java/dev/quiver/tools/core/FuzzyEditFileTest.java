@@ -6,17 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Arguments;
+import dev.quiver.api.FuzzyMatchCorpusTest;
 import dev.quiver.api.ToolException;
 import dev.quiver.workspace.ToolTestContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /** edit_file's tolerated matches and line endings, and read_file's window under the output cap, on real files. */
@@ -64,6 +69,40 @@ class FuzzyEditFileTest {
                 + "ASCII look-alikes it matches 2 places (lines 1 and 3), so which one is meant is unclear. Copy the "
                 + "text exactly, with enough surrounding lines to be unique.", error.getMessage());
         assertArrayEquals(before, Files.readAllBytes(file));
+    }
+
+    /**
+     * Every refusal of the API's fuzzy-match corpus, through the real tool on a real file named {@code f}
+     * (the name the corpus's messages use): the tool's error holds the corpus's refusal, and the file's
+     * bytes, its modification time and the folder's entries are as they were (no temporary left behind).
+     */
+    @TestFactory
+    Stream<DynamicTest> everyCorpusRefusalLeavesTheFileByteForByteUnchanged() throws IOException {
+        List<FuzzyMatchCorpusTest.Case> refusals = FuzzyMatchCorpusTest.cases().stream()
+                .filter(c -> c.get("refuse") != null).toList();
+        assertTrue(refusals.size() >= 20, "refusal cases: " + refusals.size());
+        return refusals.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
+            Path workspace = Files.createTempDirectory(root, "case");
+            ToolTestContext caseContext = new ToolTestContext(workspace);
+            Path file = workspace.resolve("f");
+            byte[] before = c.get("file").getBytes(StandardCharsets.UTF_8);
+            Files.write(file, before);
+            caseContext.read("f");
+            var modified = Files.getLastModifiedTime(file);
+            List<Path> entries;
+            try (Stream<Path> list = Files.list(workspace)) {
+                entries = list.sorted().toList();
+            }
+            ToolException error = assertThrows(ToolException.class, () -> new EditFileTool().call(Arguments.of(Map.of(
+                    "path", "f", "oldString", c.get("old"), "newString", c.get("new"),
+                    "replaceAll", "true".equals(c.get("all")))), caseContext));
+            assertTrue(error.getMessage().contains(c.get("refuse")), error.getMessage());
+            assertArrayEquals(before, Files.readAllBytes(file));
+            assertEquals(modified, Files.getLastModifiedTime(file));
+            try (Stream<Path> list = Files.list(workspace)) {
+                assertEquals(entries, list.sorted().toList());
+            }
+        }));
     }
 
     @Test

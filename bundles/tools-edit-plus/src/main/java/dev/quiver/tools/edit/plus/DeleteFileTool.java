@@ -92,7 +92,7 @@ public class DeleteFileTool implements Tool {
                 throw new ToolException(name + " is a directory; delete_file removes a folder and everything in it "
                         + "only with recursive: true. Call it again with that if the whole folder should go.");
             }
-            return ToolResult.of(deleteFolder(workspace, file, name));
+            return ToolResult.of(deleteFolder(context, file, name));
         }
         try {
             if (Files.isSymbolicLink(file)) {
@@ -111,15 +111,16 @@ public class DeleteFileTool implements Tool {
     /**
      * Deletes a folder as one change of the workspace: each file only if it still holds the bytes read
      * here, each link as the link, then the folders deepest first. The walk never enters a linked folder,
-     * so nothing outside the folder is reached.
+     * so nothing outside the folder is reached. Files holding secrets by name go only where the session
+     * would let delete_file remove them without asking anyone (an allow rule naming them).
      */
-    private static String deleteFolder(Workspace workspace, Path folder, String name) throws ToolException {
+    private static String deleteFolder(ToolContext context, Path folder, String name) throws ToolException {
+        Workspace workspace = context.workspace();
         if (workspace.isProtected(folder) || hasGitName(workspace, folder)) {
             throw new ToolException(name + " is or lies inside a .git or .quiver folder, which file tools never "
                     + "change.");
         }
         List<Workspace.Entry> entries = new ArrayList<>();
-        List<String> refusals = new ArrayList<>();
         try {
             refuseNestedRepository(folder, name);
             workspace.walk(folder, true, Integer.MAX_VALUE, entry -> {
@@ -133,6 +134,8 @@ public class DeleteFileTool implements Tool {
             throw new ToolException(name + " holds more than " + MAX_ENTRIES + " files and folders; delete_file "
                     + "does not delete that many at once. Delete its subfolders one by one, or ask the user.");
         }
+        refuseSecrets(context, name, entries.stream().filter(entry -> workspace.isSecret(entry.path()))
+                .map(Workspace.Entry::relativePath).toList());
         Workspace.Change change = workspace.change("delete_file");
         List<Path> folders = new ArrayList<>();
         folders.add(folder);
@@ -140,10 +143,6 @@ public class DeleteFileTool implements Tool {
         int files = 0;
         for (Workspace.Entry entry : entries) {
             Path path = entry.path();
-            if (workspace.isSecret(path)) {
-                refusals.add(entry.relativePath());
-                continue;
-            }
             try {
                 if (entry.kind() == Workspace.Entry.Kind.DIRECTORY) {
                     refuseNestedRepository(path, entry.relativePath());
@@ -166,12 +165,6 @@ public class DeleteFileTool implements Tool {
                         + ". No file was changed.", e);
             }
         }
-        if (!refusals.isEmpty()) {
-            throw new ToolException(name + " holds files with secrets by their name (" + String.join(", ",
-                    refusals.subList(0, Math.min(5, refusals.size()))) + (refusals.size() > 5 ? ", ..." : "")
-                    + "); delete_file does not delete a folder holding one. Delete each of them with delete_file "
-                    + "first, or ask the user.");
-        }
         refuseUnlisted(workspace, folder, name, entries);
         for (int i = folders.size() - 1; i >= 0; i--) {
             change.delete(folders.get(i), null); // deepest first: each is empty by its turn
@@ -183,6 +176,24 @@ public class DeleteFileTool implements Tool {
         }
         return "Deleted the folder " + name + ": " + Entries.count(files, "file", "files") + " and "
                 + Entries.count(folders.size(), "folder", "folders") + " (" + Entries.size(bytes) + ").";
+    }
+
+    /**
+     * Refuses a folder holding files with secrets by name unless the session would let delete_file remove
+     * every one of them without asking (asked once for all, so one decision is recorded). Approving the
+     * folder's call is not enough: the approval question shows only its first paths, and a secret may be
+     * the only copy of a key; an allow rule naming the secrets is a decision about them.
+     */
+    private static void refuseSecrets(ToolContext context, String name, List<String> secrets) throws ToolException {
+        if (secrets.isEmpty()
+                || context.permission(secrets.stream().map(Subject::path).toList()) == ToolContext.Permission.ALLOWED) {
+            return;
+        }
+        throw new ToolException(name + " holds files with secrets by their name (" + String.join(", ",
+                secrets.subList(0, Math.min(5, secrets.size()))) + (secrets.size() > 5 ? ", ..." : "")
+                + "); delete_file deletes a folder holding one only where the permission rules allow delete_file "
+                + "on them without asking. Delete each of them with delete_file first, or ask the user. No file was "
+                + "changed.");
     }
 
     /**

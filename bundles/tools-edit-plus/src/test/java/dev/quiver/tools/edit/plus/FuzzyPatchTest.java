@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -125,6 +126,51 @@ class FuzzyPatchTest {
         assertTrue(error.getMessage().contains("with trailing whitespace ignored they match 2 places (lines 1 and 3)"),
                 error.getMessage());
         assertArrayEquals(before, Files.readAllBytes(root.resolve("amb.txt")));
+    }
+
+    /**
+     * Exact context that repeats is not refused: as in Codex, the first place after the previous hunk (or
+     * after the @@ lines) is taken, and a second identical hunk reaches the next place. Only the tolerances,
+     * which are guesses, must be unique.
+     */
+    @Test
+    void exactContextThatRepeatsTakesTheFirstPlaceAfterThePreviousHunkAsCodexDoes() throws Exception {
+        file("r.js", "f() {\n  a();\n}\ng() {\n  a();\n}\nh() {\n  a();\n}\n");
+        String out = apply(patch("*** Update File: r.js", "-  a();", "+  b();"));
+        assertEquals("Applied the patch:\nM r.js (1 hunk)", out, "no tolerance is named and nothing is refused");
+        assertEquals("f() {\n  b();\n}\ng() {\n  a();\n}\nh() {\n  a();\n}\n", read("r.js"));
+        apply(patch("*** Update File: r.js", "@@", "-  a();", "+  c();", "@@", "-  a();", "+  d();"));
+        assertEquals("f() {\n  b();\n}\ng() {\n  c();\n}\nh() {\n  d();\n}\n", read("r.js"));
+    }
+
+    @Test
+    void everyToleranceOfApplyPatchRefusesTwoPlacesHeadersIncludedAndChangesNothing() throws Exception {
+        refusedAsAmbiguous("a\u2013b\nx\na\u2014b\n", List.of("-a-b", "+c"),
+                "the line 'a-b' is not in p.txt as written; with Unicode dashes, quotes and spaces read as their "
+                        + "ASCII look-alikes it matches 2 places (lines 1 and 3)");
+        refusedAsAmbiguous("  x = 1\n  y = 2\n    x = 1\n    y = 2\n", List.of("-x = 1", "-y = 2", "+z"),
+                "its context and removed lines are not in p.txt as written; with indentation shifted they match 2 "
+                        + "places (lines 1 and 3)");
+        refusedAsAmbiguous("a  b\nc\na\tb\n", List.of("-a b", "+x"),
+                "with whitespace runs collapsed it matches 2 places (lines 1 and 3)");
+        refusedAsAmbiguous("sec\u2013one\nv\nsec\u2014one\nv\n", List.of("@@ sec-one", "-v", "+w"),
+                "the line 'sec-one' is not in p.txt as written; with Unicode dashes, quotes and spaces read as "
+                        + "their ASCII look-alikes it matches 2 places (lines 1 and 3)");
+        // after an exact first hunk, the tolerance must still find one place in what follows it
+        refusedAsAmbiguous("top\nk  \nk \n", List.of("-top", "+TOP", "@@", "-k", "+K"),
+                "with trailing whitespace ignored it matches 2 places (lines 2 and 3)");
+    }
+
+    private void refusedAsAmbiguous(String content, List<String> hunk, String expected) throws Exception {
+        byte[] before = content.getBytes(StandardCharsets.UTF_8);
+        Path file = root.resolve("p.txt");
+        Files.write(file, before);
+        context.read("p.txt");
+        List<String> lines = new ArrayList<>(List.of("*** Update File: p.txt"));
+        lines.addAll(hunk);
+        ToolException error = assertThrows(ToolException.class, () -> apply(patch(lines.toArray(String[]::new))));
+        assertTrue(error.getMessage().contains(expected), error.getMessage());
+        assertArrayEquals(before, Files.readAllBytes(file));
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Arguments;
+import dev.quiver.api.Subject;
+import dev.quiver.api.ToolContext.Permission;
 import dev.quiver.api.ToolException;
 import dev.quiver.workspace.ToolTestContext;
 import java.io.IOException;
@@ -13,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,13 +113,33 @@ class RecursiveDeleteTest {
     }
 
     @Test
-    void aFolderHoldingASecretIsRefusedWholeAndNothingIsDeleted() throws Exception {
+    void aFolderHoldingASecretIsRefusedWholeUnlessTheRulesAllowDeletingTheSecretsUnasked() throws Exception {
         file("config/app.yml", "a: 1");
         file("config/deep/.env", "KEY=1");
         file("config/deep/tls.pem", "-----BEGIN");
-        String refused = refusal("config");
-        assertTrue(refused.contains("config/deep/.env, config/deep/tls.pem") && refused.contains("secrets"), refused);
-        assertEquals(5, count(root.resolve("config")), "every file and folder is still there");
+        for (Permission decision : List.of(Permission.ASKS, Permission.DENIED)) {
+            context.permissions = subjects -> decision;
+            context.permissionsAsked.clear();
+            String refused = refusal("config");
+            assertTrue(refused.startsWith("config holds files with secrets by their name (config/deep/.env, "
+                    + "config/deep/tls.pem); delete_file deletes a folder holding one only where the permission rules "
+                    + "allow delete_file on them without asking."), refused);
+            assertEquals(List.of(List.of(Subject.path("config/deep/.env"), Subject.path("config/deep/tls.pem"))),
+                    context.permissionsAsked, "the secrets, and only they, are put to the rules, once");
+            assertEquals(5, count(root.resolve("config")), "every file and folder is still there");
+        }
+        context.permissions = subjects -> Permission.ALLOWED;
+        assertTrue(delete("config", true).startsWith("Deleted the folder config: 3 files and 2 folders"));
+        assertFalse(Files.exists(root.resolve("config"), LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void aFolderWithoutSecretsAsksTheRulesNothingMore() throws Exception {
+        file("plain/a.txt", "a");
+        context.permissions = subjects -> Permission.DENIED;
+        delete("plain", true);
+        assertEquals(List.of(), context.permissionsAsked);
+        assertFalse(Files.exists(root.resolve("plain")));
     }
 
     @Test
