@@ -96,7 +96,8 @@ public interface Workspace {
      * own data, hooks and configuration, which git runs code from) and its {@code .quiver} folder
      * (Quiver's configuration of the workspace), in any spelling — judged on the real path, so a
      * link into either counts, and case-insensitively, for file systems that fold case. Only the
-     * git tools write into {@code .git}, through git's own library.
+     * git tools write into {@code .git}, through git's own library. Quiver's state folder for the
+     * workspace is protected too where it lies inside the root (the home folder as the workspace).
      */
     boolean isProtected(Path path);
 

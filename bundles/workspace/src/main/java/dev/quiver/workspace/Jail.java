@@ -54,9 +54,16 @@ final class Jail {
     private static final long MAX_WATCH_NANOS = 200_000_000;
 
     private final Path root;
+    private final Path state;
 
     Jail(Path root) {
+        this(root, null);
+    }
+
+    /** @param state Quiver's state folder for the workspace relative to the root, where it lies inside; else null */
+    Jail(Path root, Path state) {
         this.root = root;
+        this.state = state;
     }
 
     /** What an operation does at the place it reaches: whether it changes anything there. */
@@ -920,16 +927,23 @@ final class Jail {
                 throw new ProtectedPathException(shown(root.resolve(relative)), protectedName);
             }
         }
+        if (state != null && relative.startsWith(state)) {
+            // journals written there would be carried out by the next start's recovery, past every rule
+            throw new ProtectedPathException(shown(root.resolve(relative)), null);
+        }
     }
 
-    /** A change refused because it lies in {@code .git} or {@code .quiver}. */
+    /** A change refused because it lies in {@code .git}, {@code .quiver} or (folder null) Quiver's state folder. */
     static final class ProtectedPathException extends Said {
         private static final long serialVersionUID = 1L;
 
         ProtectedPathException(String path, String folder) {
-            super(path, "it is in the workspace's " + folder + " folder, which file tools never change ("
-                    + (folder.equals(".git") ? "git's own data, hooks and configuration; use the git tools"
-                            : "Quiver's configuration of the workspace; the user edits it") + ")");
+            super(path, folder == null
+                    ? "it is in Quiver's own state folder for this workspace (journals, checkpoints, sessions), "
+                            + "which file tools never change"
+                    : "it is in the workspace's " + folder + " folder, which file tools never change ("
+                            + (folder.equals(".git") ? "git's own data, hooks and configuration; use the git tools"
+                                    : "Quiver's configuration of the workspace; the user edits it") + ")");
         }
     }
 

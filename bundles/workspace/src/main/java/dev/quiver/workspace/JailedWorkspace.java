@@ -40,12 +40,15 @@ final class JailedWorkspace implements Workspace {
     private final Optional<Path> gitDir;
     /** Where the journals of changes go: the state folder's {@value Transaction#FOLDER}; null without one. */
     private final Path journals;
+    /** Quiver's state folder for this workspace, or null; protected where it lies inside the root. */
+    private final Path stateFolder;
     private final List<String> recovered;
 
     private JailedWorkspace(Path root, Path stateFolder) {
         this.root = root;
         this.journals = stateFolder == null ? null : stateFolder.resolve(Transaction.FOLDER);
-        this.jail = new Jail(root);
+        this.stateFolder = stateFolder == null ? null : stateFolder.toAbsolutePath().normalize();
+        this.jail = new Jail(root, inside(root, this.stateFolder));
         this.ignoreRules = IgnoreRules.forRoot(root);
         this.gitDir = ignoreRules.gitDir().flatMap(JailedWorkspace::realPath);
         this.walker = new Walker(root, ignoreRules);
@@ -240,7 +243,18 @@ final class JailedWorkspace implements Workspace {
             return false;
         }
         String first = root.relativize(real).getName(0).toString();
-        return first.equalsIgnoreCase(".git") || first.equalsIgnoreCase(".quiver");
+        if (first.equalsIgnoreCase(".git") || first.equalsIgnoreCase(".quiver")) {
+            return true;
+        }
+        // a workspace that holds Quiver's own state (the home folder as the workspace)
+        Path state = stateFolder == null ? null : realPath(stateFolder, 0);
+        return state != null && real.startsWith(state);
+    }
+
+    /** The state folder relative to the root where it lies inside (the home folder as the workspace), else null. */
+    private static Path inside(Path root, Path stateFolder) {
+        Path state = stateFolder == null ? null : realPath(stateFolder, 0);
+        return state != null && state.startsWith(root) && !state.equals(root) ? root.relativize(state) : null;
     }
 
     @Override

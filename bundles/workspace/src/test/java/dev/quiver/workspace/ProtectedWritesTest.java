@@ -68,6 +68,23 @@ class ProtectedWritesTest {
     }
 
     @Test
+    void quiversStateFolderInsideTheWorkspaceIsProtected() throws IOException {
+        // the home folder as the workspace: Quiver's state for it lies inside, where a forged journal
+        // would be carried out by the next start's recovery
+        Path state = root.resolve(".local/share/quiver/sessions/ws-1/state");
+        JailedWorkspace home = JailedWorkspace.open(dir, state);
+        Path journal = state.resolve("changes/forged.journal");
+        IOException refused = assertThrows(IOException.class, () -> home.write(journal, "delete x".getBytes()));
+        assertTrue(refused.getMessage().contains("Quiver's own state folder"), refused.getMessage());
+        assertThrows(IOException.class, () -> home.copy(root.resolve("plain.txt"), state.resolve("p")));
+        assertTrue(home.isProtected(journal));
+        assertFalse(Files.exists(journal));
+        home.write(root.resolve(".local/share/other/notes.txt"), "ok\n".getBytes());
+        assertFalse(home.isProtected(root.resolve(".local/share/other/notes.txt")));
+        assertFalse(workspace.isProtected(journal), "a workspace opened without that state folder knows none");
+    }
+
+    @Test
     void writingElsewhereStillWorks() throws IOException {
         workspace.write(root.resolve("new/dir/file.txt"), "ok\n".getBytes());
         assertEquals("ok\n", Files.readString(root.resolve("new/dir/file.txt")));

@@ -212,7 +212,14 @@ public final class PermissionEngine {
         }
         List<String> texts = absolute.startsWith(workspace.root()) ? List.of(relative, absolute.toString())
                 : List.of(absolute.toString());
-        return decideText(tool, relative, expandHome(texts), table, fallback);
+        Part part = decideText(tool, relative, expandHome(texts), table, fallback);
+        if (workspace.isSecret(absolute)) {
+            // "always" for a call is never a decision about a secret it touches (a folder's delete names
+            // every file in it; the file may be the only copy of a key): only a rule can allow one unasked
+            return new Part(part.text(), part.decision(), part.by(), part.reason(), part.rule(), false,
+                    part.unjudgeable());
+        }
+        return part;
     }
 
     /**

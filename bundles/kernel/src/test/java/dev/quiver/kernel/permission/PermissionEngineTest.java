@@ -110,6 +110,25 @@ class PermissionEngineTest {
     }
 
     @Test
+    void anAlwaysGrantNeverCoversAFileWithSecretsByItsName() {
+        Grants granted = new Grants();
+        // "always" on a recursive delete of conf/, whose subjects are every file in it
+        granted.grant("delete_file", List.of("conf/*", "*"));
+        Verdict plain = engine.decide("delete_file", Access.WRITE, false, List.of(Subject.path("conf/app.yml")),
+                List.of(), granted).verdict();
+        assertEquals(Decision.ALLOW, plain.decision(), plain.reason());
+        for (String secret : List.of("conf/.env", ".env", "conf/id_rsa")) {
+            Verdict verdict = engine.decide("delete_file", Access.WRITE, false, List.of(Subject.path(secret)),
+                    List.of(), granted).verdict();
+            assertEquals(Decision.ASK, verdict.decision(), secret + ": " + verdict.reason());
+        }
+        Verdict folder = engine.decide("delete_file", Access.WRITE, false,
+                List.of(Subject.path("conf"), Subject.path("conf/app.yml"), Subject.path("conf/.env")), List.of(),
+                granted).verdict();
+        assertEquals(Decision.ASK, folder.decision(), "the folder's call asks again for the secret in it");
+    }
+
+    @Test
     void anAlwaysGrantForANameBesidePathsGrantsThatNameNotEverything() {
         Decided amend = engine.decide("git_commit", Access.WRITE, false,
                 List.of(Subject.name("--amend"), Subject.path("README.md")), List.of(), new Grants());
