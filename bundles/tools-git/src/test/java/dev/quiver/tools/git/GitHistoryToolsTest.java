@@ -127,6 +127,24 @@ class GitHistoryToolsTest {
         assertFalse(all.contains("origin/HEAD"), all);
     }
 
+    @Test
+    void branchStopsAtItsCapAndSaysHowManyAreLeft() throws Exception {
+        // 105 more branches at the root commit, written as loose refs (what git branch writes), older than both
+        String full = git(9, null, "rev-parse", c1).strip();
+        int extra = GitBranchTool.MAX_BRANCHES + 5;
+        for (int i = 0; i < extra; i++) {
+            GitFixture.write(root, ".git/refs/heads/b" + String.format("%03d", i), full + "\n");
+        }
+        String text = call(new GitBranchTool(), Map.of());
+        int total = extra + 2;
+        assertTrue(text.startsWith(total + " local branches, newest commit first:\n* main "), text);
+        assertEquals(GitBranchTool.MAX_BRANCHES, text.lines().filter(l -> l.startsWith("  ") || l.startsWith("* ")).count(), text);
+        // main, feature, then b000 onwards by name among equals: the last shown is b097
+        assertTrue(text.endsWith("\n  b" + String.format("%03d", GitBranchTool.MAX_BRANCHES - 3) + "     " + c1
+                + "  2024-01-01  Alice Archer  Add the first files\n... and " + (total - GitBranchTool.MAX_BRANCHES)
+                + " older ones."), text.substring(text.length() - 300));
+    }
+
     // git_current_branch
 
     @Test
@@ -227,6 +245,28 @@ class GitHistoryToolsTest {
     }
 
     @Test
+    void diffCommitsIsCutAtItsCharacterCapAndSaysSo() throws Exception {
+        StringBuilder big = new StringBuilder();
+        for (int i = 0; big.length() < 2 * GitRepo.MAX_CHARS; i++) {
+            big.append("line ").append(i).append(" of a file far longer than one answer may be\n");
+        }
+        GitFixture.write(root, "big.txt", big.toString());
+        GitFixture.write(root, "small.txt", "after the big one\n");
+        git(6, null, "add", "big.txt", "small.txt");
+        String added = commit(6, "Bob Baker <bob@example.com>", "Add a big file");
+        String text = call(new GitDiffCommitsTool(), Map.of("from", merge, "to", added));
+        int lines = (int) big.chars().filter(c -> c == '\n').count();
+        // the stat names both files with their counts; the diff stops inside the first, and says where
+        assertTrue(text.startsWith("From " + merge + " (" + merge + ") to " + added + " (" + added + "), 2 files:\n"
+                + "big.txt  (added)  +" + lines + " -0\nsmall.txt  (added)  +1 -0\n\ndiff --git a/big.txt"), text.substring(0, 300));
+        assertTrue(text.endsWith("\n... [diff cut at " + GitRepo.MAX_CHARS + " characters; pass a path to see one file]"),
+                text.substring(text.length() - 300));
+        assertFalse(text.contains("diff --git a/small.txt"), "the second file's diff is past the cap");
+        assertTrue(text.length() < GitRepo.MAX_CHARS + 300, "length " + text.length());
+        assertFalse(text.contains("line " + (lines - 1) + " of"), "the big file's end is past the cap");
+    }
+
+    @Test
     void aSecretIsANoteInEveryDiffAtEveryRefEvenRenamedOrDeleted() throws Exception {
         GitFixture.write(root, "deploy/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\nkey-material-value\n");
         git(6, null, "add", "-A");
@@ -324,6 +364,22 @@ class GitHistoryToolsTest {
                 + "(1 untracked file not listed; git_status lists them)", text);
         assertEquals("1 file changed in src from HEAD (" + merge + ") to the working tree:\nD  src/Main.java",
                 call(new GitChangedInRefTool(), Map.of("ref", "HEAD", "path", "src")));
+    }
+
+    @Test
+    void changedInRefStopsAtItsNameCapAndSaysHowManyAreLeft() throws Exception {
+        int files = GitChangedInRefTool.MAX_FILES + 10;
+        for (int i = 0; i < files; i++) {
+            GitFixture.write(root, "many/f" + String.format("%03d", i) + ".txt", i + "\n");
+        }
+        git(6, null, "add", "many");
+        String text = call(new GitChangedInRefTool(), Map.of("ref", "HEAD"));
+        assertTrue(text.startsWith(files + " files changed from HEAD (" + merge + ") to the working tree:\nA  many/f000.txt\n"),
+                text.substring(0, 200));
+        assertEquals(GitChangedInRefTool.MAX_FILES, text.lines().filter(l -> l.startsWith("A  ")).count());
+        String last = "A  many/f" + String.format("%03d", GitChangedInRefTool.MAX_FILES - 1) + ".txt";
+        assertTrue(text.endsWith("\n" + last + "\n... and 10 more; pass a path to narrow."),
+                text.substring(text.length() - 200));
     }
 
     @Test

@@ -1,103 +1,122 @@
 package dev.quiver.tools.net;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.List;
 
 /**
  * Which addresses the net tools refuse unless the configuration allows private hosts: those that
- * reach this machine or its networks rather than the public internet (SSRF).
+ * reach this machine or its networks rather than the public internet (SSRF). One table per family,
+ * taken from IANA's IPv4 and IPv6 special-purpose address registries (every entry that is not
+ * globally reachable, and the whole of the IETF's IPv6 protocol block and of IPv6 outside
+ * {@code 2000::/3}); the IPv6 forms that carry an IPv4 address are judged on that address against
+ * the IPv4 table. Judged on the bytes alone, since Java turns mapped IPv6 into IPv4 only sometimes.
  */
 final class Addresses {
+
+    private static final String PRIVATE = "a private-network address";
+    private static final String DOCUMENTATION = "a documentation address";
+
+    /**
+     * A special-purpose prefix. Its addresses are refused for {@code why}; or, when it carries an
+     * IPv4 address from byte {@code embeddedAt}, judged on that address; or, when {@code why} is null
+     * and nothing is embedded, public.
+     */
+    private record Prefix(byte[] bytes, int bits, String why, int embeddedAt) {
+
+        boolean contains(byte[] address) {
+            if (address.length != bytes.length) {
+                return false;
+            }
+            for (int bit = 0; bit < bits; bit += 8) {
+                int mask = bits - bit >= 8 ? 0xff : (0xff << (8 - (bits - bit))) & 0xff;
+                if (((address[bit / 8] ^ bytes[bit / 8]) & mask) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** IPv4, the first prefix that holds an address deciding (so the narrower come first). */
+    private static final List<Prefix> V4 = List.of(
+            refused("0.0.0.0/32", "the unspecified address"),
+            refused("0.0.0.0/8", "an address in 0.0.0.0/8"),
+            refused("10.0.0.0/8", PRIVATE),
+            refused("100.64.0.0/10", "a shared (carrier-grade NAT) address"),
+            refused("127.0.0.0/8", "a loopback address"),
+            refused("169.254.0.0/16", "a link-local address"),
+            refused("172.16.0.0/12", PRIVATE),
+            refused("192.0.0.0/24", "an IETF protocol assignment address"),
+            refused("192.0.2.0/24", DOCUMENTATION),
+            refused("192.88.99.0/24", "a 6to4 relay anycast address"),
+            refused("192.168.0.0/16", PRIVATE),
+            refused("198.18.0.0/15", "a benchmarking address"),
+            refused("198.51.100.0/24", DOCUMENTATION),
+            refused("203.0.113.0/24", DOCUMENTATION),
+            refused("224.0.0.0/4", "a multicast address"),
+            refused("255.255.255.255/32", "the broadcast address"),
+            refused("240.0.0.0/4", "a reserved address"));
+
+    /** IPv6, in the same way; past the named prefixes only global unicast ({@code 2000::/3}) is public. */
+    private static final List<Prefix> V6 = List.of(
+            refused("::/128", "the unspecified address"),
+            refused("::1/128", "a loopback address"),
+            embedding("::ffff:0:0/96", 12, "an IPv4-mapped address"),
+            embedding("::ffff:0:0:0/96", 12, "an IPv4-translated (SIIT) address"),
+            embedding("::/96", 12, "an IPv4-compatible address"),
+            embedding("64:ff9b::/96", 12, "a NAT64 address"),
+            refused("64:ff9b:1::/48", "a local-use NAT64 address"),
+            refused("100::/64", "a discard-only address"),
+            // Teredo hides its client's IPv4 address (inverted) and reaches it through a relay: refused whole
+            refused("2001::/32", "a Teredo address"),
+            refused("2001:2::/48", "a benchmarking address"),
+            refused("2001::/23", "an IETF protocol assignment address"),
+            refused("2001:db8::/32", DOCUMENTATION),
+            embedding("2002::/16", 2, "a 6to4 address"),
+            refused("3fff::/20", DOCUMENTATION),
+            refused("5f00::/16", "a segment routing (SRv6) address"),
+            refused("fc00::/7", PRIVATE),
+            refused("fe80::/10", "a link-local address"),
+            refused("fec0::/10", PRIVATE),
+            refused("ff00::/8", "a multicast address"),
+            new Prefix(IpLiterals.v6("2000::"), 3, null, -1),
+            refused("::/0", "a reserved address (outside global unicast, 2000::/3)"));
 
     private Addresses() {
     }
 
     /** Why the address is not public, or {@code null} when it is. */
     static String nonPublic(InetAddress address) {
-        if (address.isLoopbackAddress()) {
-            return "a loopback address";
-        }
-        if (address.isAnyLocalAddress()) {
-            return "the unspecified address";
-        }
-        if (address.isLinkLocalAddress()) {
-            return "a link-local address";
-        }
-        if (address.isSiteLocalAddress()) {
-            return "a private-network address";
-        }
-        if (address.isMulticastAddress()) {
-            return "a multicast address";
-        }
-        byte[] b = address.getAddress();
-        if (address instanceof Inet4Address) {
-            return nonPublicV4(b);
-        }
-        if (address instanceof Inet6Address) {
-            int first = b[0] & 0xff;
-            if ((first & 0xfe) == 0xfc) {
-                return "a private-network address";
-            }
-            if ((first == 0xfe) && ((b[1] & 0xc0) == 0xc0)) {
-                return "a private-network address";
-            }
-            // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) addresses
-            // carry an IPv4 address, which is judged; so does 6to4 (2002:AABB:CCDD::), in its bytes 2 to 5
-            boolean compatible = true;
-            for (int i = 0; i < 12; i++) {
-                compatible &= b[i] == 0;
-            }
-            boolean mapped = (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff;
-            for (int i = 0; mapped && i < 10; i++) {
-                mapped = b[i] == 0;
-            }
-            boolean nat64 = b[0] == 0 && b[1] == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b;
-            for (int i = 4; nat64 && i < 12; i++) {
-                nat64 = b[i] == 0;
-            }
-            if (compatible || mapped || nat64) {
-                return nonPublicV4(new byte[] {b[12], b[13], b[14], b[15]});
-            }
-            if (first == 0x20 && b[1] == 0x02) {
-                String embedded = nonPublicV4(new byte[] {b[2], b[3], b[4], b[5]});
-                return embedded == null ? null : "a 6to4 address embedding " + embedded;
+        return nonPublic(address.getAddress());
+    }
+
+    private static String nonPublic(byte[] address) {
+        for (Prefix prefix : address.length == 4 ? V4 : V6) {
+            if (prefix.contains(address)) {
+                if (prefix.embeddedAt() < 0) {
+                    return prefix.why();
+                }
+                byte[] v4 = new byte[4];
+                System.arraycopy(address, prefix.embeddedAt(), v4, 0, 4);
+                String embedded = nonPublic(v4);
+                return embedded == null ? null : prefix.why() + " embedding " + embedded;
             }
         }
         return null;
     }
 
-    /** An IPv4 address's reason, judged on its bytes alone (Java turns mapped IPv6 into IPv4 only sometimes). */
-    private static String nonPublicV4(byte[] b) {
-        int a0 = b[0] & 0xff;
-        int a1 = b[1] & 0xff;
-        if (a0 == 127) {
-            return "a loopback address";
-        }
-        if (a0 == 0) {
-            return (b[1] | b[2] | b[3]) == 0 ? "the unspecified address" : "an address in 0.0.0.0/8";
-        }
-        if (a0 == 10 || (a0 == 172 && (a1 & 0xf0) == 16) || (a0 == 192 && a1 == 168)) {
-            return "a private-network address";
-        }
-        if (a0 == 169 && a1 == 254) {
-            return "a link-local address";
-        }
-        if (a0 == 100 && (a1 & 0xc0) == 64) {
-            return "a shared (carrier-grade NAT) address";
-        }
-        if (a0 == 192 && a1 == 0 && (b[2] & 0xff) == 0) {
-            return "a reserved address";
-        }
-        if (a0 == 198 && (a1 == 18 || a1 == 19)) {
-            return "a benchmarking address";
-        }
-        if (a0 >= 224 && a0 < 240) {
-            return "a multicast address";
-        }
-        if (a0 >= 240) {
-            return "a reserved address";
-        }
-        return null;
+    private static Prefix refused(String cidr, String why) {
+        return prefix(cidr, why, -1);
+    }
+
+    private static Prefix embedding(String cidr, int at, String what) {
+        return prefix(cidr, what, at);
+    }
+
+    private static Prefix prefix(String cidr, String why, int embeddedAt) {
+        int slash = cidr.indexOf('/');
+        String address = cidr.substring(0, slash);
+        byte[] bytes = address.contains(":") ? IpLiterals.v6(address) : IpLiterals.v4(address);
+        return new Prefix(bytes, Integer.parseInt(cidr.substring(slash + 1)), why, embeddedAt);
     }
 }

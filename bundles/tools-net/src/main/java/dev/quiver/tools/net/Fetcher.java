@@ -150,17 +150,14 @@ final class Fetcher {
             throw new ToolException("URLs with credentials (user@host) are refused: " + url + " was given with them.");
         }
         InetAddress[] addresses = addresses(url);
-        boolean onlyPrivate = true;
-        for (InetAddress address : addresses) {
-            String why = Addresses.nonPublic(address);
-            if (why == null) {
-                onlyPrivate = false;
-            } else if (!config.allowPrivate()) {
-                String what = url.isAddress() ? " is " : " resolves to " + text(address) + ", ";
-                throw new ToolException("Refused: " + url.bareHost() + what + why + ". The net tools reach public "
+        if (!config.allowPrivate()) {
+            String refusal = refusal(url, addresses);
+            if (refusal != null) {
+                throw new ToolException("Refused: " + url.bareHost() + " " + refusal + ". The net tools reach public "
                         + "hosts only unless the user's config sets \"net\": {\"allowPrivate\": true}.");
             }
         }
+        boolean onlyPrivate = Arrays.stream(addresses).allMatch(address -> Addresses.nonPublic(address) != null);
         if (url.scheme().equals("http") && !config.allowsHttp(url.host()) && !(onlyPrivate && config.allowPrivate())) {
             throw new ToolException("Refused: plain http to " + url.host() + ", a public host; use https ("
                     + "https" + url.toString().substring(4) + "). Plain http reaches only hosts the user's config "
@@ -171,20 +168,23 @@ final class Fetcher {
 
     /**
      * Why a URL's host is not public ({@code "resolves to 10.0.0.5, a private-network address"}, or for
-     * an address {@code "a loopback address"}); {@code null} when every address it resolves to is, or
+     * an address {@code "is a loopback address"}); {@code null} when every address it resolves to is, or
      * when it does not resolve: nothing can be reached there, and a fetch checks it again.
      */
     String nonPublic(WebUrl url) {
-        InetAddress[] addresses;
         try {
-            addresses = addresses(url);
+            return refusal(url, addresses(url));
         } catch (ToolException unresolved) {
             return null;
         }
+    }
+
+    /** The first of the host's addresses that is not public, and why; {@code null} when all are. */
+    private static String refusal(WebUrl url, InetAddress[] addresses) {
         for (InetAddress address : addresses) {
             String why = Addresses.nonPublic(address);
             if (why != null) {
-                return url.isAddress() ? why : "resolves to " + text(address) + ", " + why;
+                return (url.isAddress() ? "is " : "resolves to " + text(address) + ", ") + why;
             }
         }
         return null;

@@ -11,11 +11,19 @@ import dev.quiver.api.ToolResult;
 import dev.quiver.api.ToolSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -38,6 +46,14 @@ public class WebSearchTool implements Tool {
     static final int MAX_QUERY_CHARS = 500;
     private static final int MAX_TITLE_CHARS = 200;
     private static final int MAX_SNIPPET_CHARS = 400;
+    /** Result hosts looked up at once for the address check: a page's hosts are mostly different. */
+    static final int CONCURRENT_LOOKUPS = 4;
+    /** Daemon threads, so a lookup that outlives its call (DNS is not interruptible) holds nothing up. */
+    private static final ThreadFactory LOOKUP_THREADS = runnable -> {
+        Thread thread = new Thread(runnable, "quiver-web-search-lookup");
+        thread.setDaemon(true);
+        return thread;
+    };
 
     private static final ToolSpec SPEC = new ToolSpec("web_search",
             "Search the web: titles, URLs and snippets, untrusted text. Read a result with web_fetch.",
@@ -114,31 +130,53 @@ public class WebSearchTool implements Tool {
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "). Retry, or choose another backend "
                     + "with the config's \"net\": {\"search\": ...}.", e);
         }
+        List<SearchResult> results = found == null ? List.of() : found;
         List<String> shown = new ArrayList<>();
         Map<String, Integer> dropped = new TreeMap<>();
-        for (SearchResult result : found == null ? List.<SearchResult>of() : found) {
-            if (shown.size() == limit) {
-                break;
+        // each host is looked up once, several at a time, in the results' order; the walk below waits for each
+        // in turn, and lookups it no longer needs (past the limit) are dropped unstarted
+        ExecutorService lookups = config.allowPrivate() ? null
+                : Executors.newFixedThreadPool(CONCURRENT_LOOKUPS, LOOKUP_THREADS);
+        try {
+            List<WebUrl> urls = new ArrayList<>();
+            Map<String, Future<String>> nonPublic = new HashMap<>();
+            for (SearchResult result : results) {
+                WebUrl url;
+                try {
+                    url = WebUrl.parse(result.url());
+                } catch (ToolException e) {
+                    url = null;
+                }
+                urls.add(url);
+                if (lookups != null && url != null && !url.hadUserInfo()) {
+                    WebUrl checked = url;
+                    nonPublic.computeIfAbsent(url.bareHost(), host -> lookups.submit(() -> fetcher.nonPublic(checked)));
+                }
             }
-            WebUrl url;
-            try {
-                url = WebUrl.parse(result.url());
-            } catch (ToolException e) {
-                dropped.merge("not an http or https URL", 1, Integer::sum);
-                continue;
+            for (int i = 0; i < results.size() && shown.size() < limit; i++) {
+                WebUrl url = urls.get(i);
+                if (url == null) {
+                    dropped.merge("not an http or https URL", 1, Integer::sum);
+                    continue;
+                }
+                if (url.hadUserInfo()) {
+                    dropped.merge("a URL with credentials", 1, Integer::sum);
+                    continue;
+                }
+                if (lookups != null && await(nonPublic.get(url.bareHost()), context) != null) {
+                    dropped.merge("pointing at a non-public address", 1, Integer::sum);
+                    continue;
+                }
+                SearchResult result = results.get(i);
+                String title = line(result.title(), MAX_TITLE_CHARS);
+                String snippet = line(result.snippet(), MAX_SNIPPET_CHARS);
+                shown.add((shown.size() + 1) + ". " + (title.isEmpty() ? url.host() : title) + "\n   " + url
+                        + (snippet.isEmpty() ? "" : "\n   " + snippet));
             }
-            if (url.hadUserInfo()) {
-                dropped.merge("a URL with credentials", 1, Integer::sum);
-                continue;
+        } finally {
+            if (lookups != null) {
+                lookups.shutdownNow();
             }
-            if (!config.allowPrivate() && fetcher.nonPublic(url) != null) {
-                dropped.merge("pointing at a non-public address", 1, Integer::sum);
-                continue;
-            }
-            String title = line(result.title(), MAX_TITLE_CHARS);
-            String snippet = line(result.snippet(), MAX_SNIPPET_CHARS);
-            shown.add((shown.size() + 1) + ". " + (title.isEmpty() ? url.host() : title) + "\n   " + url
-                    + (snippet.isEmpty() ? "" : "\n   " + snippet));
         }
         StringBuilder out = new StringBuilder();
         if (shown.isEmpty()) {
@@ -174,6 +212,28 @@ public class WebSearchTool implements Tool {
         }
         return current.stream().min(Comparator.comparingInt(Registered::ranking).reversed()
                 .thenComparingLong(Registered::id)).orElseThrow();
+    }
+
+    /** A host's lookup's answer ({@link Fetcher#nonPublic}), waited for while the call is not cancelled. */
+    private static String await(Future<String> lookup, ToolContext context) throws ToolException {
+        while (true) {
+            if (context.isCancelled()) {
+                throw new ToolException("Cancelled.");
+            }
+            try {
+                return lookup.get(50, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException("Cancelled.", e);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw new IllegalStateException(e.getCause());
+            }
+        }
     }
 
     /** Web text on one line, cut at a length. */

@@ -534,8 +534,37 @@ class WebFetchToolTest {
         corpus.put("http://0.1.2.3/", "an address in 0.0.0.0/8");
         corpus.put("http://[::]/", "the unspecified address");
         corpus.put("http://240.0.0.1/", "a reserved address");
-        corpus.put("http://255.255.255.255/", "a reserved address");
+        corpus.put("http://255.255.255.255/", "the broadcast address");
         corpus.put("http://198.18.0.1/", "a benchmarking address");
+        corpus.put("http://198.19.255.254/", "a benchmarking address");
+        // the rest of IANA's special-purpose registries: one case per range that is not globally reachable
+        corpus.put("http://192.0.0.8/", "an IETF protocol assignment address");
+        corpus.put("http://192.0.2.1/", "a documentation address");
+        corpus.put("http://198.51.100.7/", "a documentation address");
+        corpus.put("http://203.0.113.9/", "a documentation address");
+        corpus.put("http://192.88.99.1/", "a 6to4 relay anycast address");
+        corpus.put("http://[::ffff:0:127.0.0.1]/", "an IPv4-translated (SIIT) address embedding a loopback address");
+        corpus.put("http://[::ffff:0:a9fe:a9fe]/", "an IPv4-translated (SIIT) address embedding a link-local address");
+        corpus.put("http://[::10.0.0.1]/", "an IPv4-compatible address embedding a private-network address");
+        corpus.put("http://[64:ff9b::10.0.0.1]/", "a NAT64 address embedding a private-network address");
+        corpus.put("http://[64:ff9b::a9fe:a9fe]/", "a NAT64 address embedding a link-local address");
+        corpus.put("http://[64:ff9b:1::a00:1]/", "a local-use NAT64 address");
+        corpus.put("http://[64:ff9b:1:ffff::5db8:d70e]/", "a local-use NAT64 address");
+        corpus.put("http://[100::1]/", "a discard-only address");
+        corpus.put("http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "a Teredo address");
+        corpus.put("http://[2001:0:5db8:d70e::f5ff:fffe]/", "a Teredo address");
+        corpus.put("http://[2001:2::1]/", "a benchmarking address");
+        corpus.put("http://[2001:1::1]/", "an IETF protocol assignment address");
+        corpus.put("http://[2001:1ff:ffff::1]/", "an IETF protocol assignment address");
+        corpus.put("http://[2001:db8::1]/", "a documentation address");
+        corpus.put("http://[3fff::1]/", "a documentation address");
+        corpus.put("http://[2002:a00:1::]/", "a 6to4 address embedding a private-network address");
+        corpus.put("http://[2002:c0a8:101::1]/", "a 6to4 address embedding a private-network address");
+        corpus.put("http://[2002:a9fe:a9fe::]/", "a 6to4 address embedding a link-local address");
+        corpus.put("http://[5f00::1]/", "a segment routing (SRv6) address");
+        corpus.put("http://[1::1]/", "a reserved address (outside global unicast, 2000::/3)");
+        corpus.put("http://[4000::1]/", "a reserved address (outside global unicast, 2000::/3)");
+        corpus.put("http://[ff05::2]/", "a multicast address");
         corpus.put("http://localhost/", "localhost resolves to 127.0.0.1, a loopback address");
         corpus.put("http://localhost./", "localhost resolves to 127.0.0.1, a loopback address");
         corpus.put("https://intranet.test/", "intranet.test resolves to 10.0.0.5, a private-network address");
@@ -548,7 +577,10 @@ class WebFetchToolTest {
         }
         // and public addresses pass, in their spellings too (checked only: nothing connects to them)
         for (String url : List.of("https://93.184.215.14/", "https://1572394766/", "https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/",
-                "https://[::ffff:93.184.215.14]/", "https://100.128.0.1/", "https://172.32.0.1/", "https://[2002:5db8:d70e::]/")) {
+                "https://[::ffff:93.184.215.14]/", "https://100.128.0.1/", "https://172.32.0.1/", "https://[2002:5db8:d70e::]/",
+                "https://8.8.8.8/", "https://1.1.1.1/", "https://192.0.3.1/", "https://198.20.0.1/", "https://198.17.255.255/",
+                "https://192.88.100.1/", "https://203.0.114.1/", "https://223.255.255.254/", "https://[64:ff9b::5db8:d70e]/",
+                "https://[2001:4860:4860::8888]/", "https://[2001:200::1]/", "https://[2001:db9::1]/", "https://[2003::1]/")) {
             fetcher.check(WebUrl.parse(url), NetConfig.DEFAULT);
         }
     }

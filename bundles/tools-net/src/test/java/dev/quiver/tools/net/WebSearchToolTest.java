@@ -214,6 +214,36 @@ class WebSearchToolTest {
                 .contains("at most 500"));
     }
 
+    @Test
+    void resultHostsAreLookedUpTogetherOncePerHostAndPrivateOnesStillDropped() throws Exception {
+        // each of two hosts' lookups waits for the other to start: one at a time, the first would wait in vain
+        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+        List<String> asked = Collections.synchronizedList(new ArrayList<>());
+        List<Boolean> met = Collections.synchronizedList(new ArrayList<>());
+        Fetcher.Resolver waiting = host -> {
+            asked.add(host);
+            both.countDown();
+            try {
+                met.add(both.await(20, java.util.concurrent.TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new InetAddress[] {TestNet.address(host.startsWith("intranet") ? "10.0.0.9" : "93.184.215.14")};
+        };
+        WebSearchTool together = new WebSearchTool(new Fetcher(waiting, null));
+        together.addBackend(new Fixed("Fixed", new SearchResult("Public one", "https://public.test/1", ""),
+                new SearchResult("Intranet", "https://intranet.test/wiki", ""),
+                new SearchResult("Public two", "https://public.test/2", ""),
+                new SearchResult("Metadata", "http://169.254.169.254/latest/", "")), properties("fixed", 0, 5L));
+        String text = together.call(Arguments.of(Map.of("query", "q")), context).text();
+        assertEquals(List.of(true, true), met, "the two lookups ran at the same time");
+        assertEquals(2, asked.size(), "one lookup per host, not per result: " + asked);
+        assertTrue(text.startsWith("Results for \"q\" from Fixed, 2 results.") && text.contains("1. Public one\n   https://public.test/1")
+                && text.contains("2. Public two\n   https://public.test/2"), text);
+        assertFalse(text.contains("intranet.test") || text.contains("169.254"), text);
+        assertTrue(text.endsWith("2 results were left out: 2 pointing at a non-public address."), text);
+    }
+
     /** A backend written by hand, as a third party's bundle would register one. */
     private static final class Fixed implements SearchBackend {
         private final String title;
