@@ -192,7 +192,7 @@ final class Jail {
                         next = follow(folderPath, name, Path.of(""), path);
                     } else {
                         if (intent == Intent.WRITE) {
-                            refuseProtected(rootFolder, relative);
+                            refuseProtected(rootFolder, relative, true);
                         }
                         handedOver = folder;
                         return new Spot(folder, folderPath, name, throughLink);
@@ -911,9 +911,13 @@ final class Jail {
     /**
      * Refuses a change in {@code .git} or {@code .quiver}: by the first name of the real path, in any
      * case, and by identity, for a name a file system folds to one of them in a way no test of the
-     * name can foresee.
+     * name can foresee; and a change in Quiver's state folder where it lies inside the root.
+     *
+     * @param changesIt whether the change is made to this very path (written, moved, deleted, made a
+     *     link), not a folder made on the way to another: then a folder above the state folder is refused too
      */
-    private void refuseProtected(SecureDirectoryStream<Path> rootFolder, Path relative) throws IOException {
+    private void refuseProtected(SecureDirectoryStream<Path> rootFolder, Path relative, boolean changesIt)
+            throws IOException {
         Path first = relative.getName(0);
         for (String protectedName : List.of(".git", ".quiver")) {
             boolean same = first.toString().equalsIgnoreCase(protectedName);
@@ -927,10 +931,24 @@ final class Jail {
                 throw new ProtectedPathException(shown(root.resolve(relative)), protectedName);
             }
         }
-        if (state != null && relative.startsWith(state)) {
-            // journals written there would be carried out by the next start's recovery, past every rule
+        // journals written there would be carried out by the next start's recovery, past every rule; a
+        // folder above it moved, deleted or replaced by a link would put a tree the model wrote in its place
+        if (state != null && (within(relative, state) || changesIt && within(state, relative))) {
             throw new ProtectedPathException(shown(root.resolve(relative)), null);
         }
+    }
+
+    /** Whether {@code path} is {@code folder} or lies in it, names compared in any case (file systems that fold it). */
+    static boolean within(Path path, Path folder) {
+        if (path.getNameCount() < folder.getNameCount()) {
+            return false;
+        }
+        for (int i = 0; i < folder.getNameCount(); i++) {
+            if (!path.getName(i).toString().equalsIgnoreCase(folder.getName(i).toString())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A change refused because it lies in {@code .git}, {@code .quiver} or (folder null) Quiver's state folder. */
@@ -993,7 +1011,7 @@ final class Jail {
     private void makeFolder(SecureDirectoryStream<Path> rootFolder, SecureDirectoryStream<Path> folder, Path path,
             Intent intent, Path relative, Registry registry) throws IOException {
         if (intent == Intent.WRITE) {
-            refuseProtected(rootFolder, relative);
+            refuseProtected(rootFolder, relative, false);
         }
         registry.creating(path);
         try {

@@ -40,15 +40,15 @@ final class JailedWorkspace implements Workspace {
     private final Optional<Path> gitDir;
     /** Where the journals of changes go: the state folder's {@value Transaction#FOLDER}; null without one. */
     private final Path journals;
-    /** Quiver's state folder for this workspace, or null; protected where it lies inside the root. */
-    private final Path stateFolder;
+    /** Quiver's state folder relative to the root where it lies inside (the home as the workspace), else null. */
+    private final Path stateInside;
     private final List<String> recovered;
 
     private JailedWorkspace(Path root, Path stateFolder) {
         this.root = root;
         this.journals = stateFolder == null ? null : stateFolder.resolve(Transaction.FOLDER);
-        this.stateFolder = stateFolder == null ? null : stateFolder.toAbsolutePath().normalize();
-        this.jail = new Jail(root, inside(root, this.stateFolder));
+        this.stateInside = inside(root, stateFolder);
+        this.jail = new Jail(root, stateInside);
         this.ignoreRules = IgnoreRules.forRoot(root);
         this.gitDir = ignoreRules.gitDir().flatMap(JailedWorkspace::realPath);
         this.walker = new Walker(root, ignoreRules);
@@ -242,18 +242,15 @@ final class JailedWorkspace implements Workspace {
         if (!real.startsWith(root) || real.equals(root)) {
             return false;
         }
-        String first = root.relativize(real).getName(0).toString();
-        if (first.equalsIgnoreCase(".git") || first.equalsIgnoreCase(".quiver")) {
-            return true;
-        }
-        // a workspace that holds Quiver's own state (the home folder as the workspace)
-        Path state = stateFolder == null ? null : realPath(stateFolder, 0);
-        return state != null && real.startsWith(state);
+        Path relative = root.relativize(real);
+        String first = relative.getName(0).toString();
+        return first.equalsIgnoreCase(".git") || first.equalsIgnoreCase(".quiver")
+                || stateInside != null && Jail.within(relative, stateInside);
     }
 
     /** The state folder relative to the root where it lies inside (the home folder as the workspace), else null. */
     private static Path inside(Path root, Path stateFolder) {
-        Path state = stateFolder == null ? null : realPath(stateFolder, 0);
+        Path state = stateFolder == null ? null : realPath(stateFolder.toAbsolutePath().normalize(), 0);
         return state != null && state.startsWith(root) && !state.equals(root) ? root.relativize(state) : null;
     }
 

@@ -82,6 +82,17 @@ class ProtectedWritesTest {
         home.write(root.resolve(".local/share/other/notes.txt"), "ok\n".getBytes());
         assertFalse(home.isProtected(root.resolve(".local/share/other/notes.txt")));
         assertFalse(workspace.isProtected(journal), "a workspace opened without that state folder knows none");
+        // a folder above it moved away, deleted or replaced by a link to a tree the model wrote
+        home.write(root.resolve("dl/quiver/sessions/ws-1/state/changes/evil.journal"), "delete x".getBytes());
+        Files.createDirectories(state);
+        assertThrows(IOException.class, () -> home.move(root.resolve(".local"), root.resolve("junk")));
+        assertThrows(IOException.class, () -> home.move(root.resolve(".local/share"), root.resolve("junk")));
+        assertThrows(IOException.class, () -> home.delete(root.resolve(".local/share/quiver")));
+        assertThrows(IOException.class, () -> home.createLink(root.resolve(".local/share/quiver/sessions/ws-1/state"),
+                root.resolve("dl/quiver/sessions/ws-1/state")));
+        assertTrue(Files.isDirectory(state, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertFalse(Files.exists(root.resolve("junk")));
+        assertTrue(home.isProtected(root.resolve(".LOCAL/Share/quiver/sessions/ws-1/state/x")), "in any case");
     }
 
     @Test
