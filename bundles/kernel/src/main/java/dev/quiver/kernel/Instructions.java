@@ -203,7 +203,7 @@ final class Instructions {
         return Optional.of(new Found(file, text, String.join(" ", notes)));
     }
 
-    /** The text's first characters, never half a surrogate pair. */
+    /** Whether the bytes are well-formed UTF-8. */
     private static boolean isUtf8(byte[] bytes) {
         try {
             StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

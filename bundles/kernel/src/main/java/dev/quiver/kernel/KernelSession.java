@@ -95,6 +95,8 @@ final class KernelSession implements Session {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KernelSession.class);
     /** The models a tool's question goes to, and the choice they were built for. */
     private AgentLoop.Models askedModels;
+    /** Subagents' models by model and thinking level. */
+    private final Map<List<Object>, AgentLoop.Models> builtForChildren = new java.util.concurrent.ConcurrentHashMap<>();
     private ModelChoice askedFor;
     /** Turns begun in this session, prompts and direct calls alike: the next turn's number is one more. */
     private int turnsSoFar;
@@ -503,12 +505,15 @@ final class KernelSession implements Session {
 
     @Override
     public void switchAgent(String name) {
+        Thinking before = thinkingLevel();
         variant = Variant.named(name, "");
         AgentLoop current = loop;
         if (current != null) {
             current.withVariant(stepCap(), variant.prompt);
         }
-        thinkingChanged();
+        if (thinkingLevel() != before) {
+            thinkingChanged();
+        }
     }
 
     @Override
@@ -691,7 +696,10 @@ final class KernelSession implements Session {
     private Optional<AgentLoop.Models> childModels(dev.quiver.api.ToolContext.SubagentKind kind) {
         Optional<ModelChoice> choice = kind == dev.quiver.api.ToolContext.SubagentKind.WORKER ? model
                 : subagentModel.or(() -> model);
-        return choice.map(chosen -> models(chosen, modelTimeout(), thinkingLevel()));
+        Thinking level = thinkingLevel();
+        // built once per model and level: each is a provider's model with its own HTTP client
+        return choice.map(chosen -> builtForChildren.computeIfAbsent(List.of(chosen, level),
+                key -> models(chosen, modelTimeout(), level)));
     }
 
     /** The chosen model, built once per provider service: a provider bundle updated mid-session is picked up. */

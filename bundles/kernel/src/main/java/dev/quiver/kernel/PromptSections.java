@@ -41,13 +41,13 @@ final class PromptSections {
         return name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Sets or removes a section; the text kept ("" for removed), or null when nothing changed. */
     /** A section's text as the prompt carries it: stripped, and cut past {@link #MAX_CHARS} with a mark. */
     static String capped(String text) {
         String trimmed = text.strip();
         return trimmed.length() > MAX_CHARS ? ResultCap.head(trimmed, MAX_CHARS) + "\n[cut]" : trimmed;
     }
 
+    /** Sets or removes a section; the text kept ("" for removed), or null when nothing changed. */
     private synchronized String store(String key, String text) {
         if (key.isEmpty() || !key.matches("[a-z0-9_-]{1,32}")) {
             return null; // an odd name from a plugin is dropped rather than let into the prompt as a heading

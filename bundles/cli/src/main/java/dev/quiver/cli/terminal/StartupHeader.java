@@ -17,15 +17,6 @@ public final class StartupHeader {
     }
 
     /**
-     * The header's lines.
-     *
-     * @param sandbox the shell service's one-line sandbox state, or why it is unknown
-     */
-    /**
-     * The header's lines, with the modes that change what runs unasked or what is offered: {@code --yolo}
-     * in red, since asks are now allows; {@code --read-only}.
-     */
-    /**
      * The agent variant and thinking level for a header, when they are not the default's: a variant changes
      * what is offered and how hard the model thinks, and a level above the default's (the config's
      * {@code thinking}, a trusted workspace's included) costs more on every request, so either is said from
@@ -42,6 +33,12 @@ public final class StartupHeader {
     /** The default variant's thinking level, which the header leaves unsaid. */
     static final String DEFAULT_THINKING = "medium";
 
+    /**
+     * The header's lines, with the modes that change what runs unasked or what is offered: {@code --yolo}
+     * in red, since asks are now allows; {@code --read-only}.
+     *
+     * @param sandbox the shell service's one-line sandbox state, or why it is unknown
+     */
     public static List<AttributedString> lines(String version, Session session, String sandbox, boolean yolo,
             boolean readOnly) {
         List<AttributedString> lines = new ArrayList<>();

@@ -13,8 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -51,20 +50,20 @@ final class ElicitingFrontEnd implements TurnListener {
      * Sends progress notifications, each waited for: a send started without waiting for the one before
      * could reach the client first, and the client shows the lines in the order they arrive.
      */
-    private static final ExecutorService PROGRESS_SENDER = Executors.newFixedThreadPool(2, task -> {
-                Thread thread = new Thread(task, "quiver-mcp-progress");
-                thread.setDaemon(true);
-                return thread;
-            });
-
+    private final Executor progressSender;
     private final Object progressToken;
     private int progress;
     /** The last notification of this call being sent; the next one goes after it. */
     private CompletableFuture<Void> sending = CompletableFuture.completedFuture(null);
 
-    /** @param progressToken the call's {@code _meta.progressToken}, or null when the client sent none */
-    ElicitingFrontEnd(McpAsyncServerExchange exchange, boolean enabled, Duration timeout, Object progressToken) {
+    /**
+     * @param progressToken the call's {@code _meta.progressToken}, or null when the client sent none
+     * @param progressSender where the notifications are sent from: the MCP service's, stopped with it
+     */
+    ElicitingFrontEnd(McpAsyncServerExchange exchange, boolean enabled, Duration timeout, Object progressToken,
+            Executor progressSender) {
         this.exchange = exchange;
+        this.progressSender = progressSender;
         this.enabled = enabled;
         this.timeout = timeout;
         this.progressToken = progressToken;
@@ -89,7 +88,7 @@ final class ElicitingFrontEnd implements TurnListener {
             } catch (RuntimeException failed) {
                 LOG.debug("progress not sent", failed);
             }
-        }, PROGRESS_SENDER);
+        }, progressSender);
     }
 
     /** Waits, at most {@code limit}, until the progress sent so far has gone out. */

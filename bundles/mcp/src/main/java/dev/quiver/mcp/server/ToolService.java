@@ -64,6 +64,8 @@ final class ToolService implements AutoCloseable {
     private final java.util.Set<String> servedNames;
     private volatile McpSchema.InitializeResult initializeResult;
     private final ScheduledExecutorService debounce;
+    /** Sends the calls' progress notifications ({@link ElicitingFrontEnd}). */
+    private final java.util.concurrent.ExecutorService progressSender;
     private volatile Consumer<String> notifier = method -> { };
     private volatile Session session;
     private volatile boolean interactive;
@@ -89,6 +91,11 @@ final class ToolService implements AutoCloseable {
         this.calls = new CallQueue(workers);
         this.debounce = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "quiver-mcp-tools-changed");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.progressSender = Executors.newFixedThreadPool(2, task -> {
+            Thread thread = new Thread(task, "quiver-mcp-progress");
             thread.setDaemon(true);
             return thread;
         });
@@ -320,7 +327,8 @@ final class ToolService implements AutoCloseable {
         awaitListedTool(current, tool);
         Object progressToken = map.get("_meta") instanceof Map<?, ?> meta ? meta.get("progressToken") : null;
         ElicitingFrontEnd listener = new ElicitingFrontEnd(exchange, interactive, approvalTimeout,
-                progressToken instanceof String || progressToken instanceof Number ? progressToken : null);
+                progressToken instanceof String || progressToken instanceof Number ? progressToken : null,
+                progressSender);
         CallOutcome outcome = current.call(tool, argumentsJson, listener);
         // progress reaches the client before the result that ends the call's stream
         listener.progressSent(ElicitingFrontEnd.PROGRESS_SEND);
@@ -353,6 +361,7 @@ final class ToolService implements AutoCloseable {
         closed = true;
         calls.close();
         debounce.shutdownNow();
+        progressSender.shutdownNow();
         if (toolsWatch != null) {
             try {
                 toolsWatch.close();

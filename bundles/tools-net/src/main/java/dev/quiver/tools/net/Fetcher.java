@@ -157,8 +157,10 @@ final class Fetcher {
                         + "hosts only unless the user's config sets \"net\": {\"allowPrivate\": true}.");
             }
         }
-        boolean onlyPrivate = Arrays.stream(addresses).allMatch(address -> Addresses.nonPublic(address) != null);
-        if (url.scheme().equals("http") && !config.allowsHttp(url.host()) && !(onlyPrivate && config.allowPrivate())) {
+        // only read where private hosts are allowed: otherwise refusal() has let public addresses alone through
+        boolean onlyPrivate = config.allowPrivate()
+                && Arrays.stream(addresses).allMatch(address -> Addresses.nonPublic(address) != null);
+        if (url.scheme().equals("http") && !config.allowsHttp(url.host()) && !onlyPrivate) {
             throw new ToolException("Refused: plain http to " + url.host() + ", a public host; use https ("
                     + "https" + url.toString().substring(4) + "). Plain http reaches only hosts the user's config "
                     + "lists in \"net\": {\"allowHttp\": [...]}.");
