@@ -340,12 +340,36 @@ public interface Workspace {
      * A folder held open by {@link #openFolder}: its files are opened relative to it, so a link swapped
      * in for a folder on its path afterwards changes nothing.
      *
+     * <p>Only the workspace makes folders (a provider type since 1.9, which it always was in fact): a
+     * bundle uses them and never implements one, so methods can be added to it in a minor version.
+     *
      * @since 1.3
      */
+    @ProviderType
     interface Folder extends java.io.Closeable {
 
         /** Opens a file of this folder by name for reading, as {@link Workspace#openRead} would. */
         java.nio.channels.SeekableByteChannel openRead(String name) throws IOException;
+
+        /**
+         * Opens a folder of this folder by name, relative to it and without following a link: a
+         * search that holds the folders of its path one below the other opens each folder once, where
+         * {@link Workspace#openFolder} walks the path again from the root. The two folders are closed
+         * apart; closing this one leaves the other open.
+         *
+         * <p>A name holding {@code \xHH} escapes names the folder with those bytes, as
+         * {@link Workspace#resolve} reads it. A symbolic link in the folder's place is walked from the
+         * root as {@link Workspace#openFolder} walks it, never opened relative to this folder: a link to
+         * a folder inside the workspace opens that folder, one that leads out is refused. So what is
+         * opened is what {@code openFolder} of the same path would open, and a search reads the same
+         * files either way.
+         *
+         * @param name one name: not empty, without {@code /}, not {@code .} or {@code ..}
+         * @throws IOException when the name is not one name, when there is no such folder or it is
+         *     not a folder, or when a link in its place leads out of the workspace
+         * @since 1.9
+         */
+        Folder openFolder(String name) throws IOException;
     }
 
     /** The files of {@link #fileList}, read by index; one list may be read from several threads at once. */

@@ -12,10 +12,11 @@
  * {@link dev.quiver.api.Tool#promptSection} and {@link dev.quiver.api.ToolContext#workspaceTrusted}; 1.8 {@link dev.quiver.api.ToolContext#askUser} and
  * {@link dev.quiver.api.UserQuestion}, a question for the person at the front end, and
  * {@link dev.quiver.api.ToolContext#runWorkerInWorktree}, a worker in a git checkout of its own for
- * {@code spawn_subagent}.
+ * {@code spawn_subagent}; 1.9 {@link dev.quiver.api.Workspace.Folder#openFolder}, a folder opened
+ * relative to a held one.
  */
 @Export
-@Version("1.8.0")
+@Version("1.9.0")
 package dev.quiver.api;
 
 import org.osgi.annotation.bundle.Export;

@@ -274,6 +274,36 @@ final class Jail {
     }
 
     /**
+     * Opens a folder of a held folder by name, the fast way down a tree: relative to the held folder
+     * without following a link (openat with O_NOFOLLOW). A link in its place is walked from the root as
+     * {@link #openFolder(Path)} walks it, so it opens a folder inside the workspace and never one
+     * outside, as a walk of the whole path would.
+     *
+     * @param name one name, as the file system holds its bytes
+     */
+    SecureDirectoryStream<Path> openFolder(SecureDirectoryStream<Path> folder, Path folderPath, Path name)
+            throws IOException {
+        for (int attempt = 0; attempt <= MAX_LINK_HOPS; attempt++) {
+            SecureDirectoryStream<Path> child = openChild(folder, name);
+            if (child != null) {
+                return child;
+            }
+            BasicFileAttributes attributes = attributes(folder, name);
+            if (attributes == null) {
+                throw new NoSuchFileException(shown(folderPath.resolve(name)));
+            }
+            if (attributes.isSymbolicLink()) {
+                return openFolder(folderPath.resolve(name));
+            }
+            if (!attributes.isDirectory()) {
+                throw new FileSystemException(shown(folderPath.resolve(name)), null, "not a folder");
+            }
+            // a link when it was opened, a folder again now: open it again
+        }
+        throw new FileSystemException(shown(folderPath.resolve(name)), null, "it keeps changing into a symbolic link; try again");
+    }
+
+    /**
      * Opens a file of a held folder, the fast way for many files of one folder: a link is not followed
      * there but walked from the root like any path.
      */

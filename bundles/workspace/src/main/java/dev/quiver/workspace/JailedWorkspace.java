@@ -410,24 +410,53 @@ final class JailedWorkspace implements Workspace {
 
     @Override
     public Folder openFolder(Path directory) throws IOException {
-        SecureDirectoryStream<Path> folder = jail.openFolder(directory);
-        Path folderPath = directory.toAbsolutePath().normalize();
-        return new Folder() {
-            @Override
-            public SeekableByteChannel openRead(String name) throws IOException {
-                if (isPlainName(name)) {
-                    return jail.openRead(folder, folderPath, folderPath.getFileSystem().getPath(name));
-                }
-                // a path of several elements is walked from the root as any path is: opened relative to
-                // the held folder, "../x" would lead out of the workspace
-                return jail.openRead(named(folderPath, name));
-            }
+        return new HeldFolder(jail.openFolder(directory), directory.toAbsolutePath().normalize());
+    }
 
-            @Override
-            public void close() throws IOException {
-                folder.close();
+    /** A folder held open by the jail, and its path as it was asked for (a link on it kept as it is). */
+    private final class HeldFolder implements Folder {
+        private final SecureDirectoryStream<Path> folder;
+        private final Path path;
+
+        HeldFolder(SecureDirectoryStream<Path> folder, Path path) {
+            this.folder = folder;
+            this.path = path;
+        }
+
+        @Override
+        public SeekableByteChannel openRead(String name) throws IOException {
+            if (isPlainName(name)) {
+                return jail.openRead(folder, path, path.getFileSystem().getPath(name));
             }
-        };
+            // a path of several elements is walked from the root as any path is: opened relative to
+            // the held folder, "../x" would lead out of the workspace
+            return jail.openRead(named(path, name));
+        }
+
+        @Override
+        public Folder openFolder(String name) throws IOException {
+            if (name.isEmpty() || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0 || name.equals(".")
+                    || name.equals("..")) {
+                throw new FileSystemException(relativize(path) + "/" + printable(name), null,
+                        "not one folder name; give the name of a folder of this folder");
+            }
+            Path child = isPlainName(name) ? path.getFileSystem().getPath(name) : escapedName(name);
+            return new HeldFolder(jail.openFolder(folder, path, child), path.resolve(child));
+        }
+
+        /** A name shown with {@code \xHH} escapes, as bytes, unless this folder holds one literally so called. */
+        private Path escapedName(String name) throws IOException {
+            Path literal = path.getFileSystem().getPath(name);
+            if (Jail.attributes(folder, literal) != null) {
+                return literal;
+            }
+            return FileNames.unescaped(path, name).map(Path::getFileName).orElse(literal);
+        }
+
+        @Override
+        public void close() throws IOException {
+            folder.close();
+        }
     }
 
     @Override

@@ -252,13 +252,18 @@ final class Search {
         KEPT.offer(buffers);
     }
 
-    /** One worker's state: its buffers, its matcher, the folder it reads in. */
+    /** One worker's state: its buffers, its matcher, the folders it reads in. */
     private final class Worker implements AutoCloseable {
         final Buffers buffers = takeBuffers();
         final LineMatcher matcher = new LineMatcher(query.regex());
-        /** The folder of the last file, held open by the jail so that its files are opened relative to it (openat). */
-        private String folder;
-        private Workspace.Folder held;
+        /**
+         * The folders of the last file's path, held open by the jail: the root first, then each folder
+         * opened relative to the one before (openat). A worker takes files in path order, so each folder
+         * is opened once per search, as ripgrep does, instead of walked again from the root.
+         */
+        private final List<Workspace.Folder> held = new ArrayList<>();
+        /** The names (as listed, so possibly escaped) of the held folders below the root. */
+        private final List<String> names = new ArrayList<>();
 
         /**
          * Opens a file of the workspace for reading through the jail, relative to its held folder.
@@ -267,44 +272,57 @@ final class Search {
          * @param name its name, the last element of {@code relative}
          */
         SeekableByteChannel open(String relative, Path name) throws IOException {
-            int slash = relative.lastIndexOf('/');
-            String dir = slash < 0 ? "" : relative.substring(0, slash);
-            if (!dir.equals(folder)) {
-                closeFolder();
-                held = workspace.openFolder(dir.isEmpty() ? root : folder(dir));
-                folder = dir;
+            if (held.isEmpty()) {
+                held.add(workspace.openFolder(root));
             }
-            return held.openRead(name.toString());
-        }
-
-        /** A folder of the walk: its shown name may hold escaped bytes ({@code \xFF}), which the workspace reads. */
-        private Path folder(String dir) throws IOException {
-            if (dir.indexOf('\\') < 0) {
-                return root.resolve(dir);
-            }
-            try {
-                return workspace.resolve(dir);
-            } catch (dev.quiver.api.ToolException e) {
-                throw new IOException(e.getMessage(), e);
-            }
-        }
-
-        private void closeFolder() {
-            if (held != null) {
-                try {
-                    held.close();
-                } catch (IOException ignored) {
-                    // a directory handle that will not close leaks nothing the next open needs
+            int end = relative.lastIndexOf('/');
+            int from = 0;
+            int kept = 0;
+            while (from < end && kept < names.size()) {
+                int slash = relative.indexOf('/', from);
+                String known = names.get(kept);
+                if (known.length() != slash - from || !relative.startsWith(known, from)) {
+                    break;
                 }
-                held = null;
+                kept++;
+                from = slash + 1;
             }
-            folder = null;
+            closeBelow(kept);
+            while (from < end) {
+                int slash = relative.indexOf('/', from);
+                String child = relative.substring(from, slash);
+                // a folder's open that fails leaves the stack as it was: its files are skipped, each
+                // trying again, as the tree may be changing
+                held.add(held.get(held.size() - 1).openFolder(child));
+                names.add(child);
+                from = slash + 1;
+            }
+            return held.get(held.size() - 1).openRead(name.toString());
         }
 
-        /** Closes the folder and gives the read buffers back for the next search. */
+        /** Closes the held folders below the first {@code depth} below the root. */
+        private void closeBelow(int depth) {
+            while (names.size() > depth) {
+                names.remove(names.size() - 1);
+                closeQuietly(held.remove(held.size() - 1));
+            }
+        }
+
+        private static void closeQuietly(Workspace.Folder folder) {
+            try {
+                folder.close();
+            } catch (IOException ignored) {
+                // a directory handle that will not close leaks nothing the next open needs
+            }
+        }
+
+        /** Closes every folder and gives the read buffers back for the next search. */
         @Override
         public void close() {
-            closeFolder();
+            closeBelow(0);
+            if (!held.isEmpty()) {
+                closeQuietly(held.remove(0));
+            }
             keepBuffers(buffers);
         }
     }
