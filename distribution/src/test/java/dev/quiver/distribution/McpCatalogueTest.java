@@ -31,7 +31,7 @@ class McpCatalogueTest {
 
     private Path home;
     private Path workspace;
-    private McpCatalogue.Inputs inputs;
+    private StartRecord.Inputs inputs;
 
     @BeforeEach
     void installation() throws Exception {
@@ -41,7 +41,7 @@ class McpCatalogueTest {
         Files.writeString(Files.createDirectories(home.resolve("bundle")).resolve("tools-1.0.jar"), "tools");
         Files.createDirectories(home.resolve("deploy"));
         workspace = Files.createDirectories(temp.resolve("ws"));
-        inputs = new McpCatalogue.Inputs(home, workspace, List.of("mcp"),
+        inputs = new StartRecord.Inputs(home, workspace, List.of("mcp"),
                 Map.of("HOME", temp.resolve("user").toString(), "XDG_STATE_HOME", temp.resolve("state").toString()),
                 List.of(home.resolve("bundle"), home.resolve("deploy"), home.resolve("plugins")));
     }
@@ -83,7 +83,7 @@ class McpCatalogueTest {
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a user config denying a tool");
         Files.delete(user);
 
-        McpCatalogue.Inputs otherArgs = new McpCatalogue.Inputs(home, workspace, List.of("mcp", "--disallowedTools",
+        StartRecord.Inputs otherArgs = new StartRecord.Inputs(home, workspace, List.of("mcp", "--disallowedTools",
                 "read_file"), inputs.environment(), inputs.bundleFolders());
         assertTrue(McpCatalogue.of(otherArgs).orElseThrow().read().isEmpty());
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isPresent());
@@ -109,7 +109,7 @@ class McpCatalogueTest {
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a tool without a name");
         Files.writeString(file, "garbage");
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty());
-        Files.write(file, new byte[(int) McpCatalogue.MAX_BYTES + 1]);
+        Files.write(file, new byte[(int) StartRecord.MAX_BYTES + 1]);
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "oversized");
     }
 
