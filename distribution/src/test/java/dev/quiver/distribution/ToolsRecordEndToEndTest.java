@@ -175,9 +175,34 @@ class ToolsRecordEndToEndTest {
         assertEquals("deny", otherRule.tool("glob").path("decision").asText(), otherRule.stdout());
         assertNotEquals("deny", otherRule.tool("grep").path("decision").asText(), otherRule.stdout());
 
+        // a run that warns is never recorded: a record must not hide a warning, nor print one that is gone
+        Result yolo = tools("--yolo");
+        assertTrue(yolo.stderr().contains("warning: --yolo"), yolo.stderr());
+        Result yoloAgain = tools("--yolo");
+        assertFalse(yoloAgain.fromRecord(), yoloAgain.toString());
+        assertTrue(yoloAgain.stderr().contains("warning: --yolo"), yoloAgain.stderr());
+
         Result otherEnvironment = tools(Map.of("QUIVER_TOOLS_RECORD_TEST", "1"));
         assertFalse(otherEnvironment.fromRecord(), otherEnvironment.toString());
         assertEquals(before.stdout(), otherEnvironment.stdout());
+    }
+
+    @Test
+    void aBwrapThatAppearsOnThePathIsSeenLive() throws Exception {
+        Path tools = Files.createDirectories(temp.resolve("path"));
+        Map<String, String> path = Map.of("PATH", tools + ":" + System.getenv("PATH"));
+        Result before = tools(path);
+        assertTrue(tools(path).fromRecord(), "recorded with the sandbox working: " + before);
+
+        // a bwrap that cannot make a sandbox, found first: the header must say so, not the record
+        Path bwrap = Files.writeString(tools.resolve("bwrap"), "#!/bin/sh\necho 'no namespaces here' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(bwrap, PosixFilePermissions.fromString("rwx------"));
+        Result broken = tools(path);
+        assertFalse(broken.fromRecord(), broken.toString());
+        assertTrue(broken.stderr().contains("bubblewrap cannot create a sandbox here (no namespaces here)"),
+                broken.stderr());
+        assertEquals(before.stdout(), broken.stdout());
+        assertFalse(tools(path).fromRecord(), "a header that warns is never recorded");
     }
 
     @Test
@@ -217,8 +242,11 @@ class ToolsRecordEndToEndTest {
 
     @Test
     void aChangeJournalAKilledProcessLeftIsSeenLive() throws Exception {
+        // a change made by a call makes the kernel's folder for this workspace's change journals
+        QuiverProcess.Run call = QuiverProcess.run(dist, workspace, TRACE, "", "call", "--yolo", "write_file",
+                "{\"path\":\"a.txt\",\"content\":\"x\\n\"}");
+        assertEquals(0, call.exitCode(), call.toString());
         recorded();
-        // where the kernel keeps this workspace's change journals (its SessionStore names the folder)
         Path sessions = QuiverProcess.home(workspace).resolve(".local/share/quiver/sessions");
         Path folder;
         try (Stream<Path> folders = Files.list(sessions)) {
