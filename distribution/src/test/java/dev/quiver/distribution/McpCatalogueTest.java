@@ -90,6 +90,50 @@ class McpCatalogueTest {
     }
 
     @Test
+    void theInputsTheStartRecordsGainedMakeItStaleToo() throws Exception {
+        Path config = Files.createDirectories(workspace.resolve(".quiver")).resolve("config.json");
+        Files.writeString(config, "{}");
+        recordAndRead().orElseThrow();
+
+        // the same bytes through a link: the kernel does not read a workspace's config through one
+        Path elsewhere = Files.writeString(temp.resolve("elsewhere.json"), "{}");
+        Files.delete(config);
+        Files.createSymbolicLink(config, elsewhere);
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a config that became a link");
+        Files.delete(config);
+        Files.writeString(config, "{}");
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isPresent(), "the same inputs again");
+
+        Map<String, String> properties = new java.util.TreeMap<>(inputs.properties());
+        properties.put("quiver.catalog.enforce", "true");
+        StartRecord.Inputs otherProperties = new StartRecord.Inputs(home, workspace, inputs.args(), inputs.environment(),
+                inputs.bundleFolders(), properties);
+        assertTrue(McpCatalogue.of(otherProperties).orElseThrow().read().isEmpty(), "another system property");
+
+        // a change journal a killed process left: the next start rolls it back and says so
+        Path sessions = Files.createDirectories(temp.resolve("user/.local/share/quiver/sessions"));
+        Path changes = Files.createDirectories(sessions.resolve("ws-" + java.util.HexFormat.of().formatHex(
+                java.security.MessageDigest.getInstance("SHA-256").digest(workspace.toRealPath().toString()
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 6)).resolve("state/changes"));
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a journal folder that was absent");
+        recordAndRead().orElseThrow();
+        Files.writeString(changes.resolve("left-behind"), "x");
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a journal left behind");
+        Files.delete(changes.resolve("left-behind"));
+
+        // a bwrap that appears on PATH may change whether the shell is sandboxed
+        Path bin = Files.createDirectories(temp.resolve("bin"));
+        Map<String, String> environment = new java.util.HashMap<>(inputs.environment());
+        environment.put("PATH", bin.toString());
+        StartRecord.Inputs withPath = new StartRecord.Inputs(home, workspace, inputs.args(), environment,
+                inputs.bundleFolders(), inputs.properties());
+        McpCatalogue.of(withPath).orElseThrow().write(false, List.of("2025-06-18"), INITIALIZE, TOOLS);
+        assertTrue(McpCatalogue.of(withPath).orElseThrow().read().isPresent());
+        Files.writeString(bin.resolve("bwrap"), "#!/bin/sh\n");
+        assertTrue(McpCatalogue.of(withPath).orElseThrow().read().isEmpty(), "a bwrap on PATH");
+    }
+
+    @Test
     void aRecordIsNotWrittenWhenTheInputsChangedWhileTheServerRan() throws Exception {
         McpCatalogue catalogue = McpCatalogue.of(inputs).orElseThrow();
         Files.writeString(Files.createDirectories(workspace.resolve(".quiver")).resolve("config.json"), "{}");
