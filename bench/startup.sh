@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Cold start-up of the machine-readable modes: wall time of `quiver tools --json` (and `check`),
-# each a fresh JVM and a fresh framework, against the bare JVM. Run on demand:
+# each a fresh JVM and a fresh framework, against the bare JVM, and of `tools --json` answered from
+# the record of the last identical run (no framework at all). Run on demand:
 #   bench/startup.sh [runs]
 # The commands take turns within each round, so all of them see the same load (this machine's
 # figures drift by 10-20 % from minute to minute). Results go to stdout as a Markdown table for
@@ -13,19 +14,25 @@ runs="${1:-20}"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cd "$work"
 
+# `tools --json` answers from the record of the last identical run (docs/tools.md): the cold start
+# rows turn it off (-Dquiver.tools.record=false; JDK_JAVA_OPTIONS where QUIVER_JAVA_OPTS holds another
+# option already), and one row measures the record itself. The state folder is this run's own.
+export XDG_STATE_HOME="$work/state"
 names=(
   "java -version (bare JVM)"
   "quiver tools --json"
+  "quiver tools --json, from the record"
   "quiver check bash"
   "quiver tools --json, no framework snapshot"
   "quiver tools --json, no CDS archive"
 )
 commands=(
   "java -Xshare:auto -version"
+  "env QUIVER_JAVA_OPTS=-Dquiver.tools.record=false $dist/bin/quiver tools --json"
   "$dist/bin/quiver tools --json"
   "$dist/bin/quiver check bash {\"command\":\"ls\"}"
-  "env QUIVER_JAVA_OPTS=-Dquiver.snapshot=false $dist/bin/quiver tools --json"
-  "env QUIVER_JAVA_OPTS=-Xshare:off $dist/bin/quiver tools --json"
+  "env JDK_JAVA_OPTIONS=-Dquiver.tools.record=false QUIVER_JAVA_OPTS=-Dquiver.snapshot=false $dist/bin/quiver tools --json"
+  "env JDK_JAVA_OPTIONS=-Dquiver.tools.record=false QUIVER_JAVA_OPTS=-Xshare:off $dist/bin/quiver tools --json"
 )
 declare -A times
 for i in "${!commands[@]}"; do eval "${commands[$i]}" >/dev/null 2>&1 || true; done # the page cache, not the JVM

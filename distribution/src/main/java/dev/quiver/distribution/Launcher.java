@@ -68,10 +68,21 @@ public final class Launcher {
 
     static int run(Path home, String[] args) throws IOException, BundleException, InterruptedException {
         Trace trace = Trace.from(System.getProperty("quiver.startup.trace"));
+        Map<String, Object> properties = frameworkProperties(home);
+        // quiver tools --json: the output of the last run with exactly these inputs, when there is one
+        java.util.Optional<ToolsRecord> toolsRecord = ToolsRecord.of(home, args, properties);
+        java.util.Optional<ToolsRecord.Answer> recorded = toolsRecord.flatMap(ToolsRecord::read);
+        if (recorded.isPresent()) {
+            trace.mark("answered from the record");
+            return ToolsRecord.give(recorded.get());
+        }
+        // a run that may be recorded: anything but the command printing on stderr keeps it from the record
+        StderrWatch stderr = toolsRecord.isPresent() ? StderrWatch.install() : null;
         Warmup.jdk();
         Path cacheParent = cacheParent();
         Path storage = createStorage(cacheParent);
-        Map<String, Object> properties = frameworkProperties(home, storage);
+        // a fresh folder per process, empty or holding a copy of the snapshot: never cleaned
+        properties.put(Constants.FRAMEWORK_STORAGE, storage.toString());
         // quiver mcp: the recorded catalogue answers the client while the framework starts
         java.util.Optional<McpEarly> early = McpEarly.start(home, args, properties);
         Thread sweeper = StaleCaches.sweepInBackground(cacheParent);
@@ -87,11 +98,13 @@ public final class Launcher {
         Runtime.getRuntime().addShutdownHook(stopper);
         List<Bundle> bundles = List.of();
         boolean recordSnapshot = false;
+        Integer exitCode = null;
         try {
             felix.init();
             trace.mark("framework init");
             BundleContext context = felix.getBundleContext();
             early.ifPresent(answers -> answers.register(context));
+            toolsRecord.ifPresent(record -> record.register(context));
             bundles = restored ? hostBundles(context) : new ArrayList<>();
             List<Bundle> installed = installMissing(context, jars, bundles);
             bundles.addAll(installed);
@@ -127,9 +140,13 @@ public final class Launcher {
             }
             // a start that had to install anything records its cache as the next snapshot, once its command ran
             recordSnapshot = snapshot != null && !installed.isEmpty() && bundles.size() == jars.size();
-            return code == null ? 1 : code;
+            exitCode = code == null ? 1 : code;
+            return exitCode;
         } finally {
             stopFramework(felix);
+            if (toolsRecord.isPresent() && exitCode != null) {
+                toolsRecord.get().recordIfClean(exitCode, stderr.printed());
+            }
             if (recordSnapshot) {
                 snapshot.record(storage, bundles);
             }
@@ -207,12 +224,53 @@ public final class Launcher {
         return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
+    /** A folder a framework property names; a path that never exists when it names none. */
+    static Path folder(Map<String, Object> properties, String name) {
+        Object value = properties.get(name);
+        return value == null || value.toString().isBlank() ? Path.of("/nonexistent") : Path.of(value.toString());
+    }
+
+    /**
+     * Standard error as the launcher, the framework and the bundles print on it, noting whether anything
+     * was printed; the command line bundle writes on the file descriptor itself, and a trace goes to the
+     * stream it was made with.
+     */
+    private static final class StderrWatch extends java.io.PrintStream {
+        private volatile boolean printed;
+
+        private StderrWatch(java.io.PrintStream original) {
+            super(original, true);
+        }
+
+        static StderrWatch install() {
+            StderrWatch watch = new StderrWatch(System.err);
+            System.setErr(watch);
+            return watch;
+        }
+
+        boolean printed() {
+            return printed;
+        }
+
+        @Override
+        public void write(int b) {
+            printed = true;
+            super.write(b);
+        }
+
+        @Override
+        public void write(byte[] buffer, int offset, int length) {
+            printed |= length > 0;
+            super.write(buffer, offset, length);
+        }
+    }
+
     private static Path home() throws URISyntaxException {
         Path jar = Path.of(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return jar.getParent().getParent();
     }
 
-    private static Map<String, Object> frameworkProperties(Path home, Path storage) throws IOException {
+    private static Map<String, Object> frameworkProperties(Path home) throws IOException {
         Properties file = new Properties();
         Path conf = home.resolve("conf").resolve("config.properties");
         if (Files.exists(conf)) {
@@ -226,8 +284,6 @@ public final class Launcher {
             String value = System.getProperty(name, file.getProperty(name));
             properties.put(name, value.replace("${quiver.home}", home.toString()));
         }
-        // a fresh folder per process, empty or holding a copy of the snapshot: never cleaned
-        properties.put(Constants.FRAMEWORK_STORAGE, storage.toString());
         properties.put("quiver.home", home.toString());
         return properties;
     }
@@ -410,15 +466,15 @@ public final class Launcher {
      * counted from the launcher's start, to see where start-up goes (bench/startup.sh reports the
      * total, the JVM's own start included).
      */
-    private record Trace(boolean on, long start, long[] last) {
+    private record Trace(boolean on, long start, long[] last, java.io.PrintStream err) {
         static Trace from(String property) {
-            return new Trace(Boolean.parseBoolean(property), System.currentTimeMillis(), new long[] {0});
+            return new Trace(Boolean.parseBoolean(property), System.currentTimeMillis(), new long[] {0}, System.err);
         }
 
         void mark(String phase) {
             if (on) {
                 long now = System.currentTimeMillis() - start;
-                System.err.printf("quiver startup: %-26s %5d ms (at %d ms)%n", phase, now - last[0], now);
+                err.printf("quiver startup: %-26s %5d ms (at %d ms)%n", phase, now - last[0], now);
                 last[0] = now;
             }
         }

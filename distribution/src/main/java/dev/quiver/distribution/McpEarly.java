@@ -50,7 +50,7 @@ final class McpEarly {
     private static final int MAX_LINE = 1024 * 1024;
     private static final byte[] END = new byte[0];
 
-    private final McpCatalogue.Inputs inputs;
+    private final StartRecord.Inputs inputs;
     private final PrintStream out;
     private final CountDownLatch decided = new CountDownLatch(1);
     private final BlockingQueue<byte[]> forwarded = new ArrayBlockingQueue<>(256);
@@ -63,7 +63,7 @@ final class McpEarly {
     private boolean initialized;
     private boolean served;
 
-    private McpEarly(McpCatalogue.Inputs inputs, PrintStream out) {
+    private McpEarly(StartRecord.Inputs inputs, PrintStream out) {
         this.inputs = inputs;
         this.out = out;
     }
@@ -78,19 +78,14 @@ final class McpEarly {
                         || a.equals("--help") || a.equals("-V") || a.equals("--version"))) {
             return Optional.empty();
         }
-        List<Path> folders = List.of(home.resolve("bundle"), folder(properties, "felix.fileinstall.dir"),
-                folder(properties, "quiver.plugins.dir"));
-        McpEarly early = new McpEarly(new McpCatalogue.Inputs(home, Path.of("").toAbsolutePath(), List.of(args),
+        List<Path> folders = List.of(home.resolve("bundle"), Launcher.folder(properties, "felix.fileinstall.dir"),
+                Launcher.folder(properties, "quiver.plugins.dir"));
+        McpEarly early = new McpEarly(new StartRecord.Inputs(home, Path.of("").toAbsolutePath(), List.of(args),
                 System.getenv(), folders), System.out);
         Thread thread = new Thread(early::run, "quiver-mcp-early");
         thread.setDaemon(true);
         thread.start();
         return Optional.of(early);
-    }
-
-    private static Path folder(Map<String, Object> properties, String name) {
-        Object value = properties.get(name);
-        return value == null || value.toString().isBlank() ? Path.of("/nonexistent") : Path.of(value.toString());
     }
 
     /** Offers the hand-over to the MCP bundle. */

@@ -31,7 +31,7 @@ class McpCatalogueTest {
 
     private Path home;
     private Path workspace;
-    private McpCatalogue.Inputs inputs;
+    private StartRecord.Inputs inputs;
 
     @BeforeEach
     void installation() throws Exception {
@@ -41,7 +41,7 @@ class McpCatalogueTest {
         Files.writeString(Files.createDirectories(home.resolve("bundle")).resolve("tools-1.0.jar"), "tools");
         Files.createDirectories(home.resolve("deploy"));
         workspace = Files.createDirectories(temp.resolve("ws"));
-        inputs = new McpCatalogue.Inputs(home, workspace, List.of("mcp"),
+        inputs = new StartRecord.Inputs(home, workspace, List.of("mcp"),
                 Map.of("HOME", temp.resolve("user").toString(), "XDG_STATE_HOME", temp.resolve("state").toString()),
                 List.of(home.resolve("bundle"), home.resolve("deploy"), home.resolve("plugins")));
     }
@@ -83,10 +83,54 @@ class McpCatalogueTest {
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a user config denying a tool");
         Files.delete(user);
 
-        McpCatalogue.Inputs otherArgs = new McpCatalogue.Inputs(home, workspace, List.of("mcp", "--disallowedTools",
+        StartRecord.Inputs otherArgs = new StartRecord.Inputs(home, workspace, List.of("mcp", "--disallowedTools",
                 "read_file"), inputs.environment(), inputs.bundleFolders());
         assertTrue(McpCatalogue.of(otherArgs).orElseThrow().read().isEmpty());
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isPresent());
+    }
+
+    @Test
+    void theInputsTheStartRecordsGainedMakeItStaleToo() throws Exception {
+        Path config = Files.createDirectories(workspace.resolve(".quiver")).resolve("config.json");
+        Files.writeString(config, "{}");
+        recordAndRead().orElseThrow();
+
+        // the same bytes through a link: the kernel does not read a workspace's config through one
+        Path elsewhere = Files.writeString(temp.resolve("elsewhere.json"), "{}");
+        Files.delete(config);
+        Files.createSymbolicLink(config, elsewhere);
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a config that became a link");
+        Files.delete(config);
+        Files.writeString(config, "{}");
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isPresent(), "the same inputs again");
+
+        Map<String, String> properties = new java.util.TreeMap<>(inputs.properties());
+        properties.put("quiver.catalog.enforce", "true");
+        StartRecord.Inputs otherProperties = new StartRecord.Inputs(home, workspace, inputs.args(), inputs.environment(),
+                inputs.bundleFolders(), properties);
+        assertTrue(McpCatalogue.of(otherProperties).orElseThrow().read().isEmpty(), "another system property");
+
+        // a change journal a killed process left: the next start rolls it back and says so
+        Path sessions = Files.createDirectories(temp.resolve("user/.local/share/quiver/sessions"));
+        Path changes = Files.createDirectories(sessions.resolve("ws-" + java.util.HexFormat.of().formatHex(
+                java.security.MessageDigest.getInstance("SHA-256").digest(workspace.toRealPath().toString()
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 6)).resolve("state/changes"));
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a journal folder that was absent");
+        recordAndRead().orElseThrow();
+        Files.writeString(changes.resolve("left-behind"), "x");
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a journal left behind");
+        Files.delete(changes.resolve("left-behind"));
+
+        // a bwrap that appears on PATH may change whether the shell is sandboxed
+        Path bin = Files.createDirectories(temp.resolve("bin"));
+        Map<String, String> environment = new java.util.HashMap<>(inputs.environment());
+        environment.put("PATH", bin.toString());
+        StartRecord.Inputs withPath = new StartRecord.Inputs(home, workspace, inputs.args(), environment,
+                inputs.bundleFolders(), inputs.properties());
+        McpCatalogue.of(withPath).orElseThrow().write(false, List.of("2025-06-18"), INITIALIZE, TOOLS);
+        assertTrue(McpCatalogue.of(withPath).orElseThrow().read().isPresent());
+        Files.writeString(bin.resolve("bwrap"), "#!/bin/sh\n");
+        assertTrue(McpCatalogue.of(withPath).orElseThrow().read().isEmpty(), "a bwrap on PATH");
     }
 
     @Test
@@ -109,7 +153,7 @@ class McpCatalogueTest {
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a tool without a name");
         Files.writeString(file, "garbage");
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty());
-        Files.write(file, new byte[(int) McpCatalogue.MAX_BYTES + 1]);
+        Files.write(file, new byte[(int) StartRecord.MAX_BYTES + 1]);
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "oversized");
     }
 

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SnapshotEndToEndTest {
 
-    private static final Map<String, String> TRACE = Map.of("QUIVER_JAVA_OPTS", "-Dquiver.startup.trace=true");
+    /** The start's phases; the framework always starts (tools --json would answer from its record). */
+    private static final Map<String, String> TRACE = Map.of("QUIVER_JAVA_OPTS",
+            "-Dquiver.startup.trace=true -Dquiver.tools.record=false");
 
     @TempDir
     Path temp;

@@ -30,6 +30,7 @@ public class QuiverMain implements Function<String[], Integer> {
     private final Kernel kernel;
     private final String version;
     private final Services services;
+    private final BundleContext context;
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
@@ -49,26 +50,97 @@ public class QuiverMain implements Function<String[], Integer> {
         Object header = context.getBundle().getHeaders().get("Quiver-Version");
         this.version = header == null ? context.getBundle().getVersion().toString() : header.toString();
         this.services = new OsgiServices(() -> shell, () -> workspaces, () -> platform);
+        this.context = context;
     }
 
     @Override
     public Integer apply(String[] args) {
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
+        java.util.Optional<java.util.function.Consumer<java.util.Map<String, String>>> recorder = toolsRecorder();
+        java.io.ByteArrayOutputStream outCopy = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream errCopy = new java.io.ByteArrayOutputStream();
+        java.io.OutputStream stdout = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+        java.io.OutputStream stderr = new java.io.FileOutputStream(java.io.FileDescriptor.err);
+        PrintStream out = new PrintStream(recorder.isPresent() ? new Copied(stdout, outCopy) : stdout, true,
                 StandardCharsets.UTF_8);
-        PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
+        PrintStream err = new PrintStream(recorder.isPresent() ? new Copied(stderr, errCopy) : stderr, true,
                 StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        return run(args, new Terminal(in, out, err), true);
+        RootCommand root = root(new Terminal(in, out, err), true);
+        int code = execute(root, args);
+        if (recorder.isPresent() && root.recordable) {
+            out.flush();
+            err.flush();
+            java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
+            recorder.get().accept(java.util.Map.of("code", String.valueOf(code), "stdout",
+                    base64.encodeToString(outCopy.toByteArray()), "stderr", base64.encodeToString(errCopy.toByteArray())));
+        }
+        return code;
+    }
+
+    /**
+     * The launcher's recorder of {@code tools --json} (a service of the system bundle, offered only for
+     * a command line a record may answer): given the exit code and the bytes of stdout and stderr.
+     */
+    @SuppressWarnings("unchecked")
+    private java.util.Optional<java.util.function.Consumer<java.util.Map<String, String>>> toolsRecorder() {
+        try {
+            org.osgi.framework.ServiceReference<?>[] references = context.getServiceReferences((String) null,
+                    "(&(objectClass=java.util.function.Consumer)(quiver.tools.record=true))");
+            if (references != null && references.length > 0
+                    && context.getService(references[0]) instanceof java.util.function.Consumer<?> consumer) {
+                return java.util.Optional.of((java.util.function.Consumer<java.util.Map<String, String>>) consumer);
+            }
+        } catch (org.osgi.framework.InvalidSyntaxException | IllegalStateException e) {
+            // no recorder: the command runs as ever
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** Writes through to the process's stream and keeps a copy. */
+    private static final class Copied extends java.io.OutputStream {
+        private final java.io.OutputStream target;
+        private final java.io.ByteArrayOutputStream copy;
+
+        Copied(java.io.OutputStream target, java.io.ByteArrayOutputStream copy) {
+            this.target = target;
+            this.copy = copy;
+        }
+
+        @Override
+        public void write(int b) throws java.io.IOException {
+            target.write(b);
+            copy.write(b);
+        }
+
+        @Override
+        public void write(byte[] buffer, int offset, int length) throws java.io.IOException {
+            target.write(buffer, offset, length);
+            copy.write(buffer, offset, length);
+        }
+
+        @Override
+        public void flush() throws java.io.IOException {
+            target.flush();
+        }
     }
 
     int run(String[] args, Terminal terminal) {
-        return run(args, terminal, false);
+        return execute(root(terminal, false), args);
     }
 
     int run(String[] args, Terminal terminal, boolean systemTerminal) {
+        return execute(root(terminal, systemTerminal), args);
+    }
+
+    private RootCommand root(Terminal terminal, boolean systemTerminal) {
         RootCommand root = new RootCommand(kernel, version, terminal);
         root.services = services;
         root.systemTerminal = systemTerminal;
+        return root;
+    }
+
+    private int execute(RootCommand root, String[] args) {
+        Terminal terminal = root.terminal;
         CommandLine commandLine = new CommandLine(root);
         Subcommands.add(commandLine, args);
         commandLine.getCommandSpec().version("quiver " + version);

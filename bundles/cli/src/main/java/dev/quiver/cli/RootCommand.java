@@ -93,6 +93,13 @@ final class RootCommand implements Callable<Integer> {
     /** Whether the streams are the process's own, so the interactive terminal may use the TTY. */
     boolean systemTerminal;
 
+    /**
+     * Set by {@code tools --json} when what it printed is all a run with the same inputs prints: no
+     * warning, no MCP server started, the shell sandboxed. {@link QuiverMain} then offers the output to
+     * the launcher's record.
+     */
+    boolean recordable;
+
     RootCommand(Kernel kernel, String version, Terminal terminal) {
         this.kernel = kernel;
         this.version = version;

@@ -48,6 +48,10 @@ final class ToolsCommand implements Callable<Integer> {
                     tool.note().ifPresent(note -> node.put("note", note));
                 }
                 Output.line(out, array);
+                // a warning may not be printed again by a record (it could be about something outside the
+                // record's inputs), nor may a sandbox state the next run might find otherwise
+                root.recordable = !withMcp && !options.yolo && session.warnings().isEmpty()
+                        && Header.sandboxWarning(session, root.services.shell()).isEmpty();
             } else {
                 int total = 0;
                 out.printf("%-18s %-10s %-8s %-8s %7s  %s%n", "TOOL", "SET", "ACCESS", "DECISION", "BYTES", "BUNDLE");
