@@ -286,7 +286,13 @@ final class Jail {
         for (int attempt = 0; attempt <= MAX_LINK_HOPS; attempt++) {
             SecureDirectoryStream<Path> child = openChild(folder, name);
             if (child != null) {
-                return child;
+                if (stillThere(child, folderPath.resolve(name))) {
+                    return child;
+                }
+                // the held folder was moved since it was opened, perhaps out of the workspace, where its
+                // subtree is no longer the workspace's: walk from the root, which finds what is there now
+                child.close();
+                return openFolder(folderPath.resolve(name));
             }
             BasicFileAttributes attributes = attributes(folder, name);
             if (attributes == null) {
@@ -1005,9 +1011,31 @@ final class Jail {
                 + "held folder (no SecureDirectoryStream), so the workspace cannot guard against symbolic-link races");
     }
 
-    /** A sub-folder opened without following a link, or null when the name is not a folder (or is missing). */
+    /**
+     * Whether a folder opened relative to a held one is the folder its path names now: one stat of the
+     * path, so that a folder held while it is moved out of the workspace opens nothing below it.
+     */
+    private static boolean stillThere(SecureDirectoryStream<Path> opened, Path path) throws IOException {
+        Object key = opened.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+        try {
+            return key != null && key.equals(Files.readAttributes(path, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS).fileKey());
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A sub-folder opened without following a link, or null when the name is not a folder (or is missing).
+     * The stat before the open keeps a named pipe in the folder's place from blocking it for ever (the JDK
+     * opens folders without O_NONBLOCK or O_DIRECTORY); it narrows that race without closing it.
+     */
     private static SecureDirectoryStream<Path> openChild(SecureDirectoryStream<Path> folder, Path name)
             throws IOException {
+        BasicFileAttributes before = attributes(folder, name);
+        if (before == null || !before.isDirectory()) {
+            return null;
+        }
         try {
             return folder.newDirectoryStream(name, NOFOLLOW);
         } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {

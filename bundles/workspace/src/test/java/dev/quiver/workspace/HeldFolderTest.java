@@ -2,6 +2,7 @@ package dev.quiver.workspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.api.Workspace.Folder;
@@ -69,12 +70,41 @@ class HeldFolderTest {
             Files.createSymbolicLink(root.resolve("a"), outside);
             // the handles are the folders that were checked: the original inodes, not what the name leads to now
             assertEquals("inside one", read(b, "one.txt"));
-            try (Folder c = b.openFolder("c")) {
-                assertEquals("inside deep", read(c, "deep.txt"));
-            }
+            // a folder below it is opened only while its path still names it: b's path leads outside now
+            IOException below = assertThrows(IOException.class, () -> b.openFolder("c"));
+            assertTrue(below.getMessage().contains("leads out of the workspace"), below.getMessage());
             // a folder opened after the swap, by the name that is a link now, is never the outside one
             IOException refused = assertThrows(IOException.class, () -> top.openFolder("a"));
             assertTrue(refused.getMessage().contains("leads out of the workspace"), refused.getMessage());
+        }
+    }
+
+    /**
+     * A held folder moved out of the workspace (a background process can rename within one file system):
+     * nothing below it is opened any more, whatever was written there since (attack review: the stack
+     * held a whole subtree where opening every folder from the root refused it).
+     */
+    @Test
+    void aHeldFolderMovedOutOfTheWorkspaceOpensNothingBelowIt() throws IOException {
+        try (Folder top = workspace.openFolder(root); Folder a = top.openFolder("a")) {
+            Files.move(root.resolve("a"), outside.resolve("a"));
+            Files.writeString(outside.resolve("a/b/one.txt"), "OUTSIDE written after the move");
+            IOException refused = assertThrows(IOException.class, () -> a.openFolder("b"));
+            assertTrue(refused instanceof NoSuchFileException, refused.toString());
+        }
+    }
+
+    /** A named pipe in a folder's place is refused at once; an open of it would wait for a writer for ever. */
+    @Test
+    void aPipeInAFoldersPlaceIsRefusedNotWaitedOn() throws Exception {
+        shell("mkfifo a/pipe");
+        try (Folder top = workspace.openFolder(root); Folder a = top.openFolder("a")) {
+            IOException refused = assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                    () -> assertThrows(IOException.class, () -> a.openFolder("pipe")));
+            assertTrue(refused.getMessage().contains("not a folder"), refused.getMessage());
+            IOException byPath = assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                    () -> assertThrows(IOException.class, () -> workspace.openFolder(root.resolve("a/pipe"))));
+            assertTrue(byPath.getMessage().contains("not a folder"), byPath.getMessage());
         }
     }
 

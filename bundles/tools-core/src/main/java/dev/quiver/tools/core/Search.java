@@ -253,16 +253,22 @@ final class Search {
     }
 
     /** One worker's state: its buffers, its matcher, the folders it reads in. */
+    /** How many levels of folders a worker keeps open below the root; see {@link Worker#held}. */
+    static final int HELD_DEPTH = 24;
+
     private final class Worker implements AutoCloseable {
         final Buffers buffers = takeBuffers();
         final LineMatcher matcher = new LineMatcher(query.regex());
         /**
          * The folders of the last file's path, held open by the jail: the root first, then each folder
          * opened relative to the one before (openat). A worker takes files in path order, so each folder
-         * is opened once per search, as ripgrep does, instead of walked again from the root.
+         * is opened once per search, as ripgrep does, instead of walked again from the root. Below
+         * {@value Search#HELD_DEPTH} levels only the deepest folder stays open (the others are null): a tree
+         * thousands of folders deep would otherwise hold two descriptors a level and could exhaust the
+         * process's limit.
          */
         private final List<Workspace.Folder> held = new ArrayList<>();
-        /** The names (as listed, so possibly escaped) of the held folders below the root. */
+        /** The names (as listed, so possibly escaped) of the folders below the root, held or not. */
         private final List<String> names = new ArrayList<>();
 
         /**
@@ -287,24 +293,40 @@ final class Search {
                 kept++;
                 from = slash + 1;
             }
+            if (kept > HELD_DEPTH && kept < names.size()) {
+                // the shared folder is not held: go down again from the deepest one that is
+                from = 0;
+                for (int level = 0; level < HELD_DEPTH; level++) {
+                    from = relative.indexOf('/', from) + 1;
+                }
+                kept = HELD_DEPTH;
+            }
             closeBelow(kept);
             while (from < end) {
                 int slash = relative.indexOf('/', from);
                 String child = relative.substring(from, slash);
                 // a folder's open that fails leaves the stack as it was: its files are skipped, each
                 // trying again, as the tree may be changing
-                held.add(held.get(held.size() - 1).openFolder(child));
+                int deepest = held.size() - 1;
+                Workspace.Folder opened = held.get(deepest).openFolder(child);
+                if (deepest > HELD_DEPTH) {
+                    closeQuietly(held.set(deepest, null));
+                }
+                held.add(opened);
                 names.add(child);
                 from = slash + 1;
             }
             return held.get(held.size() - 1).openRead(name.toString());
         }
 
-        /** Closes the held folders below the first {@code depth} below the root. */
+        /** Closes the folders below the first {@code depth} below the root. */
         private void closeBelow(int depth) {
             while (names.size() > depth) {
                 names.remove(names.size() - 1);
-                closeQuietly(held.remove(held.size() - 1));
+                Workspace.Folder folder = held.remove(held.size() - 1);
+                if (folder != null) {
+                    closeQuietly(folder);
+                }
             }
         }
 

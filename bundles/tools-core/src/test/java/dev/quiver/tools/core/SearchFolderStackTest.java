@@ -157,6 +157,49 @@ class SearchFolderStackTest {
         assertTrue(after < before + 20, "open files went from " + before + " to " + after);
     }
 
+    /**
+     * A tree far deeper than the folders a worker keeps open: every hit found, in order, and the open
+     * handles bounded (attack review: two descriptors a level, a hostile repository's 2,000-deep tree
+     * exhausted the process's limit and grep dropped files without a word).
+     */
+    @Test
+    void aVeryDeepTreeIsSearchedWithABoundedNumberOfOpenFolders() throws Exception {
+        List<String> files = new java.util.ArrayList<>();
+        StringBuilder dir = new StringBuilder();
+        for (int level = 0; level < 300; level++) {
+            dir.append("d").append(level % 7).append('/');
+            if (level % 10 == 3 || level > 290) {
+                files.add(dir + "f" + level + ".txt");
+                // a sibling of a deep folder, entered after it: the stack goes up and down again
+                files.add(dir + "s/x" + level + ".txt");
+            }
+        }
+        files.sort(null);
+        for (String path : files) {
+            file(path, "needle " + path.substring(path.lastIndexOf('/') + 1) + "\n");
+        }
+        Workspace workspace = new ToolTestContext(root).workspace();
+        long before = openFiles();
+        java.util.concurrent.atomic.AtomicLong most = new java.util.concurrent.atomic.AtomicLong();
+        Predicate<String> include = path -> {
+            try {
+                most.accumulateAndGet(openFiles(), Math::max);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return true;
+        };
+        Search.Outcome outcome = Search.run(workspace, listOf(files), include, query("needle"), () -> false);
+        assertEquals(files.size(), outcome.matches());
+        String hits = outcome.files().stream().flatMap(file -> file.lines().stream()).collect(Collectors.joining("\n"));
+        for (String path : files) {
+            assertTrue(hits.contains("needle " + path.substring(path.lastIndexOf('/') + 1)), path);
+        }
+        // at most two handles a level for the levels kept open and the deepest, per worker, and some slack
+        long bound = before + 2L * (Search.HELD_DEPTH + 3) * Runtime.getRuntime().availableProcessors() + 30;
+        assertTrue(most.get() <= bound, "open files rose to " + most.get() + " from " + before + ", bound " + bound);
+    }
+
     private static Search.Query query(String literal) {
         return new Search.Query(Pattern.compile(literal), List.of(), 0, 0, 1_000);
     }
