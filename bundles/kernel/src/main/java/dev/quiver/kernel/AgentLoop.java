@@ -173,6 +173,15 @@ final class AgentLoop {
         models = replacement;
     }
 
+    /** What runs at each streamed piece of a model's answer: the session's idle warm-up, which starts once. */
+    private Runnable answering = () -> { };
+
+    /** Runs {@code hook} as a streamed answer arrives, when its request has long been on the wire; it must be quick. */
+    AgentLoop whileAnswering(Runnable hook) {
+        this.answering = hook;
+        return this;
+    }
+
     /** Who writes the summary that replaces earlier turns when the history is compacted: the session's model. */
     AgentLoop withSummaries(CallChain.Asker model) {
         this.summaries = Optional.of(model);
@@ -440,6 +449,7 @@ final class AgentLoop {
                     return;
                 }
                 lastProgress = System.nanoTime();
+                answering.run();
                 String text = partial.text();
                 if (text != null && !text.isEmpty()) {
                     streamed[0] = true;
@@ -450,11 +460,13 @@ final class AgentLoop {
             @Override
             public void onPartialThinking(PartialThinking thinking) {
                 lastProgress = System.nanoTime();
+                answering.run();
             }
 
             @Override
             public void onPartialToolCall(PartialToolCall call) {
                 lastProgress = System.nanoTime();
+                answering.run();
             }
 
             @Override
