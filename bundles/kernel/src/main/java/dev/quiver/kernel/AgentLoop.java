@@ -175,10 +175,16 @@ final class AgentLoop {
 
     /** What runs at each streamed piece of a model's answer: the session's idle warm-up, which starts once. */
     private Runnable answering = () -> { };
+    /** What runs when an answer has come: the warm-up gives way to the answer's calls. */
+    private Runnable answered = () -> { };
 
-    /** Runs {@code hook} as a streamed answer arrives, when its request has long been on the wire; it must be quick. */
-    AgentLoop whileAnswering(Runnable hook) {
-        this.answering = hook;
+    /**
+     * Runs {@code begins} as a streamed answer arrives, when its request has long been on the wire, and
+     * {@code ends} once the answer is in, before its calls run; both must be quick.
+     */
+    AgentLoop whileAnswering(Runnable begins, Runnable ends) {
+        this.answering = begins;
+        this.answered = ends;
         return this;
     }
 
@@ -406,7 +412,11 @@ final class AgentLoop {
                     }
                 }, requests);
             }
-            response = await(done, streamed);
+            try {
+                response = await(done, streamed);
+            } finally {
+                answered.run();
+            }
         } catch (HostException e) {
             throw e;
         } catch (RuntimeException e) {

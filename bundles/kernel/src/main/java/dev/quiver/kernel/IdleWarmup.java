@@ -58,6 +58,8 @@ final class IdleWarmup {
     }
 
     private void run(Workspace workspace, BiConsumer<Workspace, BooleanSupplier> search) {
+        long start = System.nanoTime();
+        long[] ends = new long[3]; // when the walk, the secret look and the search warm-up ended
         try {
             // the walk grep and glob make first (root, ignored files left out), kept for their first call
             Workspace.FileList list = workspace.fileList(workspace.root(), false);
@@ -66,21 +68,30 @@ final class IdleWarmup {
                 count++;
             }
             files = count;
+            ends[0] = System.nanoTime();
             if (stopped) {
                 return;
             }
             secrets = workspace.secretFiles().size();
+            ends[1] = System.nanoTime();
             if (stopped) {
                 return;
             }
             search.accept(workspace, () -> stopped || Thread.currentThread().isInterrupted());
+            ends[2] = System.nanoTime();
             finished = !stopped;
         } catch (Exception | LinkageError e) {
             LOG.debug("The idle warm-up stopped early", e);
         } finally {
-            LOG.debug("Idle warm-up {}: {} files listed, {} secret files found", finished ? "done" : "stopped", files,
-                    secrets);
+            LOG.debug("Idle warm-up {}: {} files listed, {} secret files found (ms from the start: walk {}, secret look {},"
+                    + " search {})", finished ? "done" : "stopped", files, secrets, millis(start, ends[0]),
+                    millis(start, ends[1]), millis(start, ends[2]));
         }
+    }
+
+    /** Milliseconds from start to end, or -1 when the step did not end. */
+    private static long millis(long start, long end) {
+        return end == 0 ? -1 : (end - start) / 1_000_000;
     }
 
     /** Stops the warm-up at its next check, without waiting: a real call is under way. */

@@ -649,7 +649,7 @@ final class KernelSession implements Session {
                     .withVariant(stepCap(), variant.prompt).withSummaries(asking)
                     // the model's answer is under way, its request long on the wire: the session is idle until
                     // the answer's calls (-p's start to its first request is never slowed by this)
-                    .whileAnswering(this::warmUp);
+                    .whileAnswering(this::warmUp, this::yieldToCall);
         }
         tellIfNoThinking(choice, listener);
         chain.newTurn();
