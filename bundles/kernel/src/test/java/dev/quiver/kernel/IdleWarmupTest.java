@@ -231,6 +231,44 @@ class IdleWarmupTest {
     }
 
     @Test
+    void aPromptWarmsUpOnlyOnceTheModelsAnswerStreamsAndStopsWhenItIsIn() throws Exception {
+        UntilStopped search = new UntilStopped();
+        try (OpenAiStub model = OpenAiStub.start(OpenAiStub.text("Hello there."))) {
+            dev.quiver.langchain4j.ModelProvider streamingProvider = new dev.quiver.langchain4j.ModelProvider() {
+                @Override
+                public dev.langchain4j.model.chat.ChatModel chatModel(dev.quiver.langchain4j.ModelSettings settings) {
+                    return StubSessions.provider(model).chatModel(settings);
+                }
+
+                @Override
+                public dev.langchain4j.model.chat.StreamingChatModel streamingChatModel(
+                        dev.quiver.langchain4j.ModelSettings settings) {
+                    return dev.langchain4j.model.openai.OpenAiStreamingChatModel.builder()
+                            .httpClientBuilder(dev.langchain4j.http.client.jdk.JdkHttpClient.builder())
+                            .baseUrl(model.baseUrl()).apiKey("test").modelName(settings.name()).build();
+                }
+            };
+            dev.quiver.api.host.SessionOptions options = new dev.quiver.api.host.SessionOptions(root,
+                    java.util.Optional.empty(), false, false, false, java.util.Optional.of("openai/test"),
+                    java.util.Optional.empty(), java.util.Optional.empty());
+            try (KernelSession session = StubSessions.open(root, environment, framework, streamingProvider, options)
+                    .withSearchWarmup(search)) {
+                assertNull(session.warmup(), "a prompt's session starts none before its request");
+                List<String> seen = new CopyOnWriteArrayList<>();
+                session.send("hi", new TurnListener() {
+                    @Override
+                    public void text(String text) {
+                        seen.add((session.warmup() != null) + " after " + model.requests().size() + " request");
+                    }
+                });
+                assertFalse(seen.isEmpty(), "the answer streamed");
+                assertEquals("true after 1 request", seen.get(0), "started as the answer streams, its request sent");
+                assertTrue(session.warmup().awaitEnd(BOUND_MILLIS), "and stopped once the answer was in");
+            }
+        }
+    }
+
+    @Test
     void theSwitchTurnsItOff() {
         assertTrue(IdleWarmup.enabled(Map.of()));
         assertTrue(IdleWarmup.enabled(Map.of(IdleWarmup.SWITCH, "on")));
