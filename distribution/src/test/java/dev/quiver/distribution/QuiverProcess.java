@@ -85,6 +85,16 @@ final class QuiverProcess {
         return builder.start();
     }
 
+    /**
+     * The built {@code bin/quiver} with the given environment, its standard input a pipe the test writes
+     * and closes, its standard output a pipe; its standard error is discarded.
+     */
+    static Process startPiped(Path workspace, Map<String, String> environment, String... args) throws IOException {
+        ProcessBuilder builder = builder(distribution(), workspace, environment, args);
+        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+        return builder.start();
+    }
+
     private static ProcessBuilder builder(Path distribution, Path workspace, Map<String, String> environment,
             String... args) throws IOException {
         List<String> command = new ArrayList<>();

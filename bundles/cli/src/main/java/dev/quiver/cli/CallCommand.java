@@ -46,6 +46,8 @@ final class CallCommand implements Callable<Integer> {
             // notices (a checkpoint that failed) go to standard error; standard output is the result's
             TurnListener notices = new HeadlessListener(terminal.err());
             if (batch != null) {
+                // a batch waits for its lines: the time to walk the workspace and compile the search
+                session.warmUp();
                 BatchLine.each(batch, terminal.in(), line -> {
                     if (line.error() != null) {
                         ObjectNode node = Output.MAPPER.createObjectNode();

@@ -173,6 +173,21 @@ final class AgentLoop {
         models = replacement;
     }
 
+    /** What runs at each streamed piece of a model's answer: the session's idle warm-up, which starts once. */
+    private Runnable answering = () -> { };
+    /** What runs when an answer has come: the warm-up gives way to the answer's calls. */
+    private Runnable answered = () -> { };
+
+    /**
+     * Runs {@code begins} as a streamed answer arrives, when its request has long been on the wire, and
+     * {@code ends} once the answer is in, before its calls run; both must be quick.
+     */
+    AgentLoop whileAnswering(Runnable begins, Runnable ends) {
+        this.answering = begins;
+        this.answered = ends;
+        return this;
+    }
+
     /** Who writes the summary that replaces earlier turns when the history is compacted: the session's model. */
     AgentLoop withSummaries(CallChain.Asker model) {
         this.summaries = Optional.of(model);
@@ -397,7 +412,11 @@ final class AgentLoop {
                     }
                 }, requests);
             }
-            response = await(done, streamed);
+            try {
+                response = await(done, streamed);
+            } finally {
+                answered.run();
+            }
         } catch (HostException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -440,6 +459,7 @@ final class AgentLoop {
                     return;
                 }
                 lastProgress = System.nanoTime();
+                answering.run();
                 String text = partial.text();
                 if (text != null && !text.isEmpty()) {
                     streamed[0] = true;
@@ -450,11 +470,13 @@ final class AgentLoop {
             @Override
             public void onPartialThinking(PartialThinking thinking) {
                 lastProgress = System.nanoTime();
+                answering.run();
             }
 
             @Override
             public void onPartialToolCall(PartialToolCall call) {
                 lastProgress = System.nanoTime();
+                answering.run();
             }
 
             @Override

@@ -51,12 +51,16 @@ public class KernelComponent implements Kernel {
     /** The managed policy's files, highest first: the machine's, then the installation's. */
     private final List<java.nio.file.Path> managed;
     private final TrustStore trustStore = TrustStore.fromEnvironment(System.getenv());
+    private final org.osgi.framework.BundleContext context;
+    /** The service property of the search's idle warm-up services ({@code tools-core}'s {@code SearchWarmup}). */
+    static final String WARMUP_PROPERTY = "quiver.warmup";
 
     @Activate
     public KernelComponent(@Reference ToolRegistry registry, @Reference WorkspaceFactory workspaces,
             org.osgi.framework.BundleContext context) {
         this.registry = registry;
         this.workspaces = workspaces;
+        this.context = context;
         List<java.nio.file.Path> files = new java.util.ArrayList<>();
         files.add(java.nio.file.Path.of("/etc/quiver/managed.json"));
         String home = context.getProperty("quiver.home");
@@ -167,13 +171,42 @@ public class KernelComponent implements Kernel {
         KernelSession session = new KernelSession(workspace, options, config, registry,
                 name -> Optional.ofNullable(providers.get(name)).map(LazyProvider::get), () -> List.copyOf(guards.values()),
                 SessionStore.fromEnvironment(System.getenv()), this::trusted, () -> closed(self[0]))
-                .withWorkspaces(workspaces);
+                .withWorkspaces(workspaces).withSearchWarmup(this::searchWarmups);
         self[0] = session;
         open.add(session);
         for (SessionListener listener : listeners) {
             notify(() -> listener.opened(session.context()));
         }
         return session;
+    }
+
+    /**
+     * Runs every search warm-up service ({@code BiConsumer<Workspace, BooleanSupplier>} with the property
+     * {@value #WARMUP_PROPERTY}, a JDK type so that no API type is needed) on the idle warm-up's thread,
+     * each got only now and let go after: a start that never warms up never activates them.
+     */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private void searchWarmups(Workspace workspace, java.util.function.BooleanSupplier stop) {
+        java.util.Collection<org.osgi.framework.ServiceReference<java.util.function.BiConsumer>> references;
+        try {
+            references = context.getServiceReferences(java.util.function.BiConsumer.class, "(" + WARMUP_PROPERTY + "=*)");
+        } catch (org.osgi.framework.InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        for (org.osgi.framework.ServiceReference<java.util.function.BiConsumer> reference : references) {
+            if (stop.getAsBoolean()) {
+                return;
+            }
+            java.util.function.BiConsumer warmup = context.getService(reference);
+            if (warmup == null) {
+                continue;
+            }
+            try {
+                warmup.accept(workspace, stop);
+            } finally {
+                context.ungetService(reference);
+            }
+        }
     }
 
     private Config.Files files(java.nio.file.Path root, Optional<java.nio.file.Path> explicit,

@@ -102,6 +102,12 @@ final class KernelSession implements Session {
     private int turnsSoFar;
     /** The numbers of the turns the conversation holds, oldest first: what undo takes back. */
     private final List<Integer> conversationTurns = new ArrayList<>();
+    /** The search's idle warm-up services ({@link IdleWarmup}); none until the kernel gives them. */
+    private java.util.function.BiConsumer<Workspace, java.util.function.BooleanSupplier> searchWarmup = (w, stop) -> { };
+    /** Guards {@link #warmup} and {@link #closed}: its own lock, since the warm-up may start from a model's streaming thread. */
+    private final Object warmupLock = new Object();
+    private IdleWarmup warmup;
+    private boolean closed;
 
     KernelSession(Workspace workspace, SessionOptions options, Config config, ToolRegistry registry,
             Function<String, Optional<ModelProvider>> providers, Supplier<List<Guard>> guards, SessionStore store,
@@ -586,7 +592,39 @@ final class KernelSession implements Session {
     }
 
     @Override
+    public void warmUp() {
+        synchronized (warmupLock) {
+            if (warmup == null && !closed && IdleWarmup.enabled(System.getenv())) {
+                warmup = IdleWarmup.start(workspace, searchWarmup);
+            }
+        }
+    }
+
+    /** The idle warm-up, or null when none started; for tests. */
+    IdleWarmup warmup() {
+        synchronized (warmupLock) {
+            return warmup;
+        }
+    }
+
+    /** A real call is under way: the warm-up stops at its next check (what it filled so far is shared). */
+    private void yieldToCall() {
+        synchronized (warmupLock) {
+            if (warmup != null) {
+                warmup.yieldToCall();
+            }
+        }
+    }
+
+    /** What the idle warm-up runs after the walk and the secret look: the search's own warm-up services. */
+    KernelSession withSearchWarmup(java.util.function.BiConsumer<Workspace, java.util.function.BooleanSupplier> search) {
+        this.searchWarmup = search;
+        return this;
+    }
+
+    @Override
     public CallOutcome call(String tool, String argumentsJson, TurnListener listener) {
+        yieldToCall();
         // the tools and the unloaded names of one moment: a tool swapped meanwhile is still "unloaded"
         ToolRegistry.State now = registry.state();
         // a direct call is a turn of its own: quiver undo takes it back alone
@@ -608,7 +646,10 @@ final class KernelSession implements Session {
                     workspace.root(), options.interactive(), recorder, resumed, contextTokens(), silenceLimit(), workers)
                     .withNotes(notes).withInstructions(instructions)
                     .withRun(options.run().maxTurns(), options.run().appendSystemPrompt())
-                    .withVariant(stepCap(), variant.prompt).withSummaries(asking);
+                    .withVariant(stepCap(), variant.prompt).withSummaries(asking)
+                    // the model's answer is under way, its request long on the wire: the session is idle until
+                    // the answer's calls (-p's start to its first request is never slowed by this)
+                    .whileAnswering(this::warmUp, this::yieldToCall);
         }
         tellIfNoThinking(choice, listener);
         chain.newTurn();
@@ -753,6 +794,14 @@ final class KernelSession implements Session {
 
     @Override
     public void close() {
+        IdleWarmup started;
+        synchronized (warmupLock) {
+            closed = true;
+            started = warmup;
+        }
+        if (started != null) {
+            started.stop();
+        }
         cancelTurn();
         // the workers' checkouts not kept; their branches stay in the repository
         subagents.close().forEach(problem -> LOG.warn(problem));

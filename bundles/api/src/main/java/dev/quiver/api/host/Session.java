@@ -143,6 +143,19 @@ public interface Session extends AutoCloseable {
      */
     UndoReport undo(int turns, boolean force);
 
+    /**
+     * Says the session is long-lived and idle: the kernel may now do, in the background, what the first
+     * search would otherwise pay for (the workspace's first walk, the first look for secret files,
+     * compiling the search's code). A front end calls it when it waits for its first request (a batch,
+     * a terminal, an MCP client), never in a one-shot command. Returns at once; calling it again does
+     * nothing; a call that arrives meanwhile never waits for it; closing the session stops it.
+     * {@code QUIVER_WARMUP=off} turns it off.
+     *
+     * @since 1.5
+     */
+    default void warmUp() {
+    }
+
     /** Ends the session: cancels running calls. */
     @Override
     void close();

@@ -16,10 +16,11 @@
  * {@code retrying}) and {@code ApprovalRequest.diff}; 1.4 agent variants and thinking levels
  * ({@code RunOptions.agent}, {@code thinking}, {@code maxTurnsGiven}, {@code AGENTS}, {@code THINKING};
  * {@code Session.agent}, {@code switchAgent}, {@code thinking}, {@code switchThinking}) and
- * {@code TurnListener.ask}, a tool's question for the person at the front end.
+ * {@code TurnListener.ask}, a tool's question for the person at the front end; 1.5
+ * {@code Session.warmUp}, the idle warm-up of a long-lived front end.
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package dev.quiver.api.host;
 
 import org.osgi.annotation.bundle.Export;

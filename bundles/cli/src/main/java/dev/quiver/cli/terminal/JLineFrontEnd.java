@@ -167,6 +167,11 @@ public final class JLineFrontEnd implements Approver {
                     return 1;
                 }
                 print(List.of(StartupHeader.keys()));
+                if (launch.firstPrompt().isEmpty()) {
+                    // the person types the first prompt now: the time to walk the workspace (a first prompt
+                    // given on the command line starts it once the model's answer streams)
+                    session.warmUp();
+                }
                 return loop();
             } finally {
                 session.close();

@@ -66,6 +66,9 @@ public final class LineFrontEnd implements Approver {
                 return 1;
             }
             out.println("Type a request, or /exit to quit.");
+            if (launch.firstPrompt().isEmpty()) {
+                session.warmUp(); // as JLineFrontEnd: while the first prompt is typed
+            }
             Commands commands = new Commands(launch.kernel(), session, launch.services(), sink, this, () -> exit = true);
             Optional<String> first = launch.firstPrompt();
             while (!exit) {

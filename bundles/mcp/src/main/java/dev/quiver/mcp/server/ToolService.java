@@ -151,6 +151,8 @@ final class ToolService implements AutoCloseable {
                 new McpSchema.Implementation("quiver", "Quiver", version), instructions);
         if (early.servedTools().isPresent()) {
             debounce.execute(this::checkServedList);
+            // the launcher answered tools/list already: the client is idle until its first call
+            opened.warmUp();
         }
         return Mono.just(initializeResult);
     }
@@ -246,7 +248,7 @@ final class ToolService implements AutoCloseable {
             McpSchema.ListToolsResult answer = listTools();
             record(answer);
             return answer;
-        });
+        }).doAfterTerminate(() -> session().ifPresent(Session::warmUp)); // once answered: idle until the first call
         McpRequestHandler<CallToolResult> call = (exchange, params) -> Mono.fromCallable(() -> callTool(exchange, params));
         handlers.put(McpSchema.METHOD_PING, ping);
         handlers.put(McpSchema.METHOD_TOOLS_LIST, list);

@@ -68,14 +68,7 @@ public class GrepTool implements Tool {
         int maxResults = arguments.integer("maxResults", DEFAULT_MAX_RESULTS, 1, MAX_RESULTS);
         Optional<String> includeGlob = arguments.optionalString("include").filter(s -> !s.isBlank());
         Predicate<String> include = includeGlob.isPresent() ? workspace.globMatcher(includeGlob.get()) : path -> true;
-        if (source.indexOf('\n') >= 0 || source.indexOf('\r') >= 0) {
-            throw new ToolException("grep matches one line at a time, so a pattern holding a line break never "
-                    + "matches. Search for a single line of the text.");
-        }
-        String regex = fixed ? Pattern.quote(source) : source;
-        Pattern pattern = compile(word ? "(?:^|" + NOT_WORD + ")(?:" + regex + ")(?:$|" + NOT_WORD + ")" : regex,
-                ignoreCase, fixed, source);
-        Search.Query query = new Search.Query(pattern, needles(regex, ignoreCase), before, after, maxResults);
+        Search.Query query = query(source, fixed, ignoreCase, word, before, after, maxResults);
         Search.Outcome outcome;
         try {
             outcome = Search.run(workspace, workspace.fileList(workspace.root(), includeIgnored), include, query,
@@ -95,6 +88,19 @@ public class GrepTool implements Tool {
             out += ignoredRoot.isEmpty() ? "" : " [" + ignoredRoot + "]";
         }
         return ToolResult.of(out);
+    }
+
+    /** The search a call's arguments ask for (also what {@link SearchWarmup} runs). */
+    static Search.Query query(String source, boolean fixed, boolean ignoreCase, boolean word, int before, int after,
+            int maxResults) throws ToolException {
+        if (source.indexOf('\n') >= 0 || source.indexOf('\r') >= 0) {
+            throw new ToolException("grep matches one line at a time, so a pattern holding a line break never "
+                    + "matches. Search for a single line of the text.");
+        }
+        String regex = fixed ? Pattern.quote(source) : source;
+        Pattern pattern = compile(word ? "(?:^|" + NOT_WORD + ")(?:" + regex + ")(?:$|" + NOT_WORD + ")" : regex,
+                ignoreCase, fixed, source);
+        return new Search.Query(pattern, needles(regex, ignoreCase), before, after, maxResults);
     }
 
     private static ToolException cannotList(IOException e) {

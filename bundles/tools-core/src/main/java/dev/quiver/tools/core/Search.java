@@ -115,8 +115,13 @@ final class Search {
      */
     static Outcome run(Workspace workspace, Workspace.FileList paths, Predicate<String> include, Query query,
             BooleanSupplier cancelled) {
+        return run(workspace, paths, include, query, cancelled, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** As {@link #run(Workspace, Workspace.FileList, Predicate, Query, BooleanSupplier)}, on this many threads (the caller's one of them). */
+    static Outcome run(Workspace workspace, Workspace.FileList paths, Predicate<String> include, Query query,
+            BooleanSupplier cancelled, int threads) {
         Search search = new Search(workspace, paths, include, query, cancelled);
-        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         List<Thread> helpers = new ArrayList<>();
         RuntimeException[] failure = new RuntimeException[1];
         for (int t = 1; t < threads; t++) {
