@@ -25,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and exit code, and every change of an input the list depends on (a bundle dropped into or removed
  * from {@code deploy/}, a deny rule in the user's or the workspace's config, {@code --disallowedTools},
  * an environment variable, the workspace's trust, a change journal a killed process left) or a corrupt
- * record makes the next run list the truth. The trace ({@code -Dquiver.startup.trace=true}, the same in
+ * record makes the next run list the truth. Runs a record cannot stand for are never answered from one:
+ * an {@code @FILE} argument, an empty {@code HOME}, a shell command journal a crashed run left; and a
+ * replay reaches stdout when stderr cannot be written. The trace ({@code -Dquiver.startup.trace=true}, the same in
  * every run: system properties are inputs too) says which runs answered from the record.
  */
 class ToolsRecordEndToEndTest {
