@@ -36,11 +36,17 @@ import java.util.TreeMap;
  * config input (the workspace's {@code .quiver/config.json}, {@code .quiver/notes.md} and
  * {@code .mcp.json}, whether each is a link, the user's config, the trust store, the managed policies,
  * the installation's {@code conf/} files and every file the command line names: {@code --config},
- * {@code --mcp-config}), the workspace's change journals a killed process may have left (the next
- * start rolls them back and says so), and what decides whether the shell's sandbox works: every
- * {@code bwrap} on {@code PATH}, the kernel's user-namespace settings and this process's namespaces,
- * capabilities, seccomp and AppArmor state. A file that is absent is part of the inputs too, so
- * creating one is a change.
+ * {@code --mcp-config}), and what decides whether the shell's sandbox works: every {@code bwrap} on
+ * {@code PATH} (mode, owner and group included), the kernel's user-namespace settings and this
+ * process's namespaces, capabilities, seccomp and AppArmor state. A file that is absent is part of the
+ * inputs too, so creating one is a change.
+ *
+ * <p>There is no record at all (none read, none written) when a live start would act on something a
+ * killed process left: anything in the workspace's change-journal folder (the kernel finishes or
+ * rolls back the change and says so) or a {@code commands-*} file in the shell's journal folder (the
+ * shell kills the commands of a crashed run); when whether a keyed path exists cannot be told (the
+ * kernel refuses to start over such a managed policy); when an argument is an {@code @FILE}, which
+ * picocli expands; and when {@code HOME} is empty or unset.
  *
  * <p>A record lives in Quiver's state folder ({@code $XDG_STATE_HOME/quiver/KIND}, else
  * {@code ~/.local/state/quiver/KIND}), one file per installation, working folder and command line.
@@ -103,11 +109,20 @@ final class StartRecord {
      *
      * @param kind the folder of this kind of record in the state folder
      * @param format the first line of this kind of record, changed when its fields change
-     * @return empty when there is no state folder or the workspace is not a folder
+     * @return empty when there is no state folder, the workspace is not a folder, {@code HOME} is empty
+     *     or unset, or an argument is an {@code @FILE} (picocli reads more arguments from it, so the
+     *     command line alone no longer says what the run is, nor which workspace it is in)
+     * @throws IOException when an input cannot be read or told: a file whose existence cannot be told
+     *     (the kernel refuses to start over one), or what a killed process left for the next start to act on
      */
     static Optional<StartRecord> of(String kind, String format, Inputs source) throws IOException {
         Optional<Path> state = stateFolder(source.environment());
-        if (state.isEmpty() || !Files.isDirectory(workspace(source))) {
+        String home = source.environment().get("HOME");
+        // without HOME the kernel's folders are found by rules of their own (one even relative to the
+        // working folder): no record rather than a second copy of those rules
+        if (state.isEmpty() || home == null || home.isBlank()
+                || source.args().stream().anyMatch(arg -> arg.startsWith("@"))
+                || !Files.isDirectory(workspace(source))) {
             return Optional.empty();
         }
         String slot = sha256(source.home() + "\0" + source.workingFolder() + "\0" + String.join("\0", source.args()));
@@ -282,7 +297,7 @@ final class StartRecord {
                     : List.of(arg)) {
                 if (!word.isEmpty() && word.indexOf('\0') < 0) {
                     Path named = source.workingFolder().resolve(word);
-                    if (Files.isRegularFile(named)) {
+                    if (exists(named) && Files.isRegularFile(named)) {
                         files.add(named);
                     }
                 }
@@ -293,10 +308,8 @@ final class StartRecord {
         }
         Path real = workspace.toRealPath();
         entries.put("kind " + workspace.resolve(".quiver"), kind(workspace.resolve(".quiver")));
-        Optional<Path> journals = journals(source.environment(), real);
-        if (journals.isPresent()) {
-            list(entries, journals.get(), 2);
-        }
+        refuseLeftovers(changeJournals(source.environment(), real), "*");
+        refuseLeftovers(shellJournals(source.environment(), source.properties()), "commands-*");
         sandbox(entries, source.environment());
         entries.put("file felix.jar", stat(source.home().resolve("bin").resolve("felix.jar")));
         entries.put("file quiver.jar", stat(source.home().resolve("bin").resolve("quiver.jar")));
@@ -310,27 +323,54 @@ final class StartRecord {
     }
 
     /**
-     * The folder where a change to this workspace keeps its journal until it is done: a start finds what a
-     * killed process left there, finishes or rolls it back and says so. As the kernel's
-     * {@code SessionStore.folder} and {@code stateFolder} name it (the launcher cannot call the kernel;
-     * ToolsRecordEndToEndTest fails if the two part).
+     * A live start acts on what a killed process left in this folder (rolls back a change, kills
+     * commands) and a record would skip that, so a record is neither read nor written while the folder
+     * holds anything of that pattern: not even a journal a live process holds at this moment, which
+     * may be left behind the moment that process dies.
      */
-    private static Optional<Path> journals(Map<String, String> environment, Path workspace) {
-        String data = environment.get("XDG_DATA_HOME");
-        String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
-        if ((data == null || data.isBlank()) && (home == null || home.isBlank())) {
-            return Optional.empty();
+    private static void refuseLeftovers(Path folder, String pattern) throws IOException {
+        if (!exists(folder) || !Files.isDirectory(folder)) {
+            return;
         }
-        Path base = data != null && !data.isBlank() ? Path.of(data) : Path.of(home, ".local", "share");
+        try (DirectoryStream<Path> left = Files.newDirectoryStream(folder, pattern)) {
+            for (Path found : left) {
+                throw new IOException(found + " was left for a live start to act on");
+            }
+        }
+    }
+
+    /**
+     * The folder where a change to this workspace keeps its journal until it is done: a start finds what a
+     * killed process left there ({@code *.pending}, and the journal beside it), finishes or rolls it back
+     * and says so. Nothing is left there once a change is done, so anything in it keeps the record away.
+     * As the kernel's {@code SessionStore.fromEnvironment}, {@code folder} and {@code stateFolder} name it,
+     * with {@code HOME} set (the launcher cannot call the kernel; ToolsRecordEndToEndTest fails if the two part).
+     */
+    private static Path changeJournals(Map<String, String> environment, Path workspace) {
+        String data = environment.get("XDG_DATA_HOME");
+        Path base = data != null && !data.isBlank() ? Path.of(data) : Path.of(environment.get("HOME"), ".local", "share");
         String name = workspace.getFileName() == null ? "root"
                 : workspace.getFileName().toString().replaceAll("[^A-Za-z0-9._-]", "_");
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(workspace.toString().getBytes(StandardCharsets.UTF_8));
-            return Optional.of(base.resolve("quiver").resolve("sessions").resolve(name + "-" + HexFormat.of().formatHex(hash, 0, 6))
-                    .resolve("state").resolve("changes"));
+            return base.resolve("quiver").resolve("sessions").resolve(name + "-" + HexFormat.of().formatHex(hash, 0, 6))
+                    .resolve("state").resolve("changes");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The shell's command journals ({@code commands-PID-START.txt} and {@code .lock}): every start of the
+     * shell bundle kills what a crashed run listed there ({@code Journal.cleanUp}). As the shell's
+     * {@code ProcessShell.defaultStateDir} names it, which reads the JVM's {@code user.home}, not
+     * {@code HOME}, and only an absolute {@code XDG_STATE_HOME} (ToolsRecordEndToEndTest fails if the two part).
+     */
+    static Path shellJournals(Map<String, String> environment, Map<String, String> properties) {
+        String state = environment.get("XDG_STATE_HOME");
+        Path base = state != null && !state.isBlank() && Path.of(state).isAbsolute() ? Path.of(state)
+                : Path.of(properties.getOrDefault("user.home", System.getProperty("user.home")), ".local", "state");
+        return base.resolve("quiver").resolve("shell");
     }
 
     /**
@@ -340,12 +380,12 @@ final class StartRecord {
      * kernel's settings, and this process's namespaces (another container is another set), credentials,
      * capabilities, seccomp and AppArmor confinement, all inherited by the probe.
      */
-    private static void sandbox(TreeMap<String, String> entries, Map<String, String> environment) {
+    private static void sandbox(TreeMap<String, String> entries, Map<String, String> environment) throws IOException {
         String path = environment.getOrDefault("PATH", "");
         for (String dir : path.split(java.io.File.pathSeparator)) {
             if (!dir.isEmpty()) {
                 Path bwrap = Path.of(dir, "bwrap");
-                entries.put("bwrap " + bwrap, stat(bwrap) + (Files.isExecutable(bwrap) ? " x" : ""));
+                entries.put("bwrap " + bwrap, executable(bwrap));
             }
         }
         for (String file : SANDBOX_FILES) {
@@ -377,13 +417,48 @@ final class StartRecord {
         }
     }
 
+    /**
+     * An executable as a start runs it: size, times, the whole mode (a setuid bit makes another bwrap),
+     * owner and group, and whether this user may run it, through links.
+     */
+    private static String executable(Path file) throws IOException {
+        if (!exists(file)) {
+            return "absent";
+        }
+        try {
+            Map<String, Object> unix = Files.readAttributes(file, "unix:mode,uid,gid,ino,dev,size,lastModifiedTime,ctime");
+            return new TreeMap<>(unix) + (Files.isExecutable(file) ? " x" : "");
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            PosixFileAttributes posix = Files.readAttributes(file, PosixFileAttributes.class);
+            return posix.size() + " " + posix.lastModifiedTime().toMillis() + " " + PosixFilePermissions.toString(posix.permissions())
+                    + " " + posix.owner().getName() + " " + posix.group().getName() + (Files.isExecutable(file) ? " x" : "");
+        }
+    }
+
+    /**
+     * Whether a path exists, or an {@link IOException} when that cannot be told (a folder on the way this
+     * user cannot search, a loop of links, a file where a folder should be): the kernel refuses to start
+     * when it cannot tell whether a managed policy exists, so a record must not stand for "absent".
+     */
+    static boolean exists(Path path, LinkOption... options) throws IOException {
+        if (Files.exists(path, options)) {
+            return true;
+        }
+        if (Files.notExists(path, options)) {
+            return false;
+        }
+        throw new IOException("whether " + path + " exists cannot be told");
+    }
+
     /** A link, a folder, a file or nothing: a workspace's config read through a link is not read at all. */
-    private static String kind(Path path) {
+    private static String kind(Path path) throws IOException {
+        if (!exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            return "absent";
+        }
         if (Files.isSymbolicLink(path)) {
             return "link";
         }
-        return Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) ? "folder"
-                : Files.exists(path, LinkOption.NOFOLLOW_LINKS) ? "file" : "absent";
+        return Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) ? "folder" : "file";
     }
 
     private static Optional<Path> userConfig(Map<String, String> environment) {
@@ -396,7 +471,7 @@ final class StartRecord {
     }
 
     private static void list(TreeMap<String, String> entries, Path folder, int depth) throws IOException {
-        if (!Files.isDirectory(folder)) {
+        if (!exists(folder) || !Files.isDirectory(folder)) {
             entries.put("folder " + folder, "absent");
             return;
         }
@@ -412,20 +487,23 @@ final class StartRecord {
         }
     }
 
-    private static String stat(Path file) {
+    private static String stat(Path file) throws IOException {
+        if (!exists(file)) {
+            return "absent";
+        }
         try {
             var attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
             return attributes.size() + " " + attributes.lastModifiedTime().toMillis();
         } catch (IOException e) {
-            return "absent";
+            return "unreadable";
         }
     }
 
-    private static String content(Path file) {
+    private static String content(Path file) throws IOException {
+        if (!exists(file)) {
+            return exists(file, LinkOption.NOFOLLOW_LINKS) ? "dangling link" : "absent";
+        }
         try {
-            if (!Files.exists(file)) {
-                return Files.isSymbolicLink(file) ? "dangling link" : "absent";
-            }
             String prefix = Files.isSymbolicLink(file) ? "link " : "";
             if (Files.size(file) > MAX_DIGESTED_BYTES) {
                 return prefix + "large " + stat(file);

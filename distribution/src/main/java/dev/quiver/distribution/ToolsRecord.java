@@ -85,15 +85,25 @@ final class ToolsRecord {
         });
     }
 
-    /** Writes the answer where a live run writes it; returns its exit code. */
-    static int give(Answer answer) throws IOException {
-        FileOutputStream err = new FileOutputStream(FileDescriptor.err);
-        err.write(answer.stderr());
-        err.flush();
-        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
-        out.write(answer.stdout());
-        out.flush();
+    /**
+     * Writes the answer where a live run writes it; returns its exit code. A stream that cannot be
+     * written (closed, a full disk) is skipped as the live run's {@code PrintStream} skips it: the other
+     * still gets its bytes and the exit code is the recorded one.
+     */
+    static int give(Answer answer) {
+        write(FileDescriptor.err, answer.stderr());
+        write(FileDescriptor.out, answer.stdout());
         return answer.code();
+    }
+
+    private static void write(FileDescriptor descriptor, byte[] bytes) {
+        try {
+            FileOutputStream stream = new FileOutputStream(descriptor);
+            stream.write(bytes);
+            stream.flush();
+        } catch (IOException e) {
+            // as a live run: PrintStream notes the error and goes on
+        }
     }
 
     /** Offers the recorder to the command line bundle. */

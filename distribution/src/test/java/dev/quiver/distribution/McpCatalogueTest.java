@@ -115,10 +115,9 @@ class McpCatalogueTest {
         Path changes = Files.createDirectories(sessions.resolve("ws-" + java.util.HexFormat.of().formatHex(
                 java.security.MessageDigest.getInstance("SHA-256").digest(workspace.toRealPath().toString()
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 6)).resolve("state/changes"));
-        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a journal folder that was absent");
-        recordAndRead().orElseThrow();
+        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isPresent(), "an empty journal folder: nothing to recover");
         Files.writeString(changes.resolve("left-behind"), "x");
-        assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a journal left behind");
+        assertThrows(java.io.IOException.class, () -> McpCatalogue.of(inputs), "a journal left behind");
         Files.delete(changes.resolve("left-behind"));
 
         // a bwrap that appears on PATH may change whether the shell is sandboxed
@@ -173,6 +172,18 @@ class McpCatalogueTest {
         Path planted = Files.move(file, temp.resolve("planted.record"));
         Files.createSymbolicLink(file, planted);
         assertTrue(McpCatalogue.of(inputs).orElseThrow().read().isEmpty(), "a link");
+    }
+
+    @Test
+    void anArgumentFileOrAnEmptyHomeMeansNoCatalogue() throws Exception {
+        Files.writeString(workspace.resolve("opts"), "--disallowedTools\nread_file\n");
+        assertTrue(McpCatalogue.of(new StartRecord.Inputs(home, workspace, List.of("mcp", "@opts"), inputs.environment(),
+                inputs.bundleFolders())).isEmpty(), "picocli reads arguments from @opts");
+        Map<String, String> noHome = new java.util.HashMap<>(inputs.environment());
+        noHome.put("HOME", "");
+        assertTrue(McpCatalogue.of(new StartRecord.Inputs(home, workspace, inputs.args(), noHome, inputs.bundleFolders()))
+                .isEmpty(), "an empty HOME");
+        assertTrue(McpCatalogue.of(inputs).isPresent());
     }
 
     @Test

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and exit code, and every change of an input the list depends on (a bundle dropped into or removed
  * from {@code deploy/}, a deny rule in the user's or the workspace's config, {@code --disallowedTools},
  * an environment variable, the workspace's trust, a change journal a killed process left) or a corrupt
- * record makes the next run list the truth. The trace ({@code -Dquiver.startup.trace=true}, the same in
+ * record makes the next run list the truth. Runs a record cannot stand for are never answered from one:
+ * an {@code @FILE} argument, an empty {@code HOME}, a shell command journal a crashed run left; and a
+ * replay reaches stdout when stderr cannot be written. The trace ({@code -Dquiver.startup.trace=true}, the same in
  * every run: system properties are inputs too) says which runs answered from the record.
  */
 class ToolsRecordEndToEndTest {
@@ -255,5 +257,90 @@ class ToolsRecordEndToEndTest {
         Files.writeString(Files.createDirectories(folder.resolve("state/changes")).resolve("left-behind"), "x");
         Result after = tools();
         assertFalse(after.fromRecord(), after.toString());
+    }
+
+    @Test
+    void anArgumentFileIsReadByEveryRun() throws Exception {
+        Path opts = Files.writeString(workspace.resolve("opts"), "--disallowedTools\nbash\n");
+        Result denied = tools("@opts");
+        assertEquals("deny", denied.tool("bash").path("decision").asText(), denied.stdout());
+        Result again = tools("@opts");
+        assertFalse(again.fromRecord(), "the command line does not say what @opts holds: " + again);
+        Files.writeString(opts, "");
+        Result emptied = tools("@opts");
+        assertFalse(emptied.fromRecord(), emptied.toString());
+        assertNotEquals("deny", emptied.tool("bash").path("decision").asText(), emptied.stdout());
+
+        // a workspace named in the file: the record would have keyed this folder's config, not that one's
+        Path other = Files.createDirectories(temp.resolve("ws2/.quiver"));
+        Files.writeString(other.resolve("config.json"), "{\"permission\": {\"glob\": \"deny\"}}\n");
+        Files.writeString(opts, "--workspace\n../ws2\n");
+        Result there = tools("@opts");
+        assertEquals("deny", there.tool("glob").path("decision").asText(), there.stdout());
+        Files.writeString(other.resolve("config.json"), "{\"permission\": {\"grep\": \"deny\"}}\n");
+        Result changed = tools("@opts");
+        assertFalse(changed.fromRecord(), changed.toString());
+        assertNotEquals("deny", changed.tool("glob").path("decision").asText(), changed.stdout());
+        assertEquals("deny", changed.tool("grep").path("decision").asText(), changed.stdout());
+    }
+
+    @Test
+    void withoutHomeNoRunIsRecorded() throws Exception {
+        // the kernel's change journals would then lie relative to the working folder
+        Map<String, String> noHome = Map.of("HOME", "");
+        Result first = tools(noHome);
+        assertEquals(0, first.code(), first.toString());
+        Result again = tools(noHome);
+        assertFalse(again.fromRecord(), again.toString());
+        assertEquals(first.stdout(), again.stdout());
+    }
+
+    @Test
+    void theAnswerReachesStdoutWhenStderrCannotBeWritten() throws Exception {
+        // the same wrapper for every run (a shell may add to the environment), told by a file where stderr goes
+        Path where = Files.writeString(temp.resolve("stderr-goes"), "open");
+        Path wrapper = Files.createDirectories(temp.resolve("wrapped/bin")).resolve("quiver");
+        String quiver = "\"" + dist.resolve("bin/quiver") + "\" \"$@\"";
+        Files.writeString(wrapper, "#!/bin/sh\ncase \"$(cat '" + where + "')\" in\n"
+                + "  closed) exec " + quiver + " 2>&- ;;\n  full) exec " + quiver + " 2>/dev/full ;;\nesac\nexec " + quiver + "\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        Path wrapped = temp.resolve("wrapped");
+        QuiverProcess.Run live = QuiverProcess.run(wrapped, workspace, TRACE, "", "tools", "--json");
+        assertEquals(0, live.exitCode(), live.toString());
+        QuiverProcess.Run again = QuiverProcess.run(wrapped, workspace, TRACE, "", "tools", "--json");
+        assertTrue(again.stderr().contains(FROM_RECORD), again.toString());
+
+        // marks the record's stdout, so that what follows is told from a live run
+        Path record = recordFile();
+        List<String> lines = Files.readAllLines(record);
+        String marked = "[{\"name\":\"from the record\"}]\n";
+        assertTrue(lines.get(3).startsWith("stdout "), lines.get(3));
+        lines.set(3, "stdout " + java.util.Base64.getEncoder().encodeToString(marked.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        Files.writeString(record, String.join("\n", lines) + "\n");
+        for (String stderr : List.of("closed", "full")) {
+            Files.writeString(where, stderr);
+            QuiverProcess.Run run = QuiverProcess.run(wrapped, workspace, TRACE, "", "tools", "--json");
+            assertEquals(0, run.exitCode(), stderr + ": " + run);
+            assertEquals(marked, run.stdout(), stderr);
+        }
+    }
+
+    @Test
+    void commandsACrashedRunLeftAreKilledByALiveStart() throws Exception {
+        recorded();
+        // what the shell's Journal leaves when its process is killed: the journal and its lock, nobody holding it
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        Path shell = Files.createDirectories(QuiverProcess.home(workspace).resolve(".state/quiver/shell"));
+        String run = "commands-" + finished.pid() + "-12345";
+        Path journal = Files.writeString(shell.resolve(run + ".txt"), "# Quiver shell journal of process "
+                + finished.pid() + " 12345 (pid, start ticks). Background commands: handle pid start-ticks\ntag 77\n");
+        Path lock = Files.writeString(shell.resolve(run + ".lock"), "");
+        Result after = tools();
+        assertFalse(after.fromRecord(), after.toString());
+        // the shell cleaned up the folder the record looked at: the two find it alike
+        assertFalse(Files.exists(journal), "the shell's cleanup ran on " + shell);
+        assertFalse(Files.exists(lock), "the shell's cleanup ran on " + shell);
+        assertTrue(tools().fromRecord(), "nothing left: the record answers again");
     }
 }
