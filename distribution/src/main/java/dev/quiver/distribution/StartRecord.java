@@ -309,7 +309,7 @@ final class StartRecord {
         Path real = workspace.toRealPath();
         entries.put("kind " + workspace.resolve(".quiver"), kind(workspace.resolve(".quiver")));
         refuseLeftovers(changeJournals(source.environment(), real), "*");
-        refuseLeftovers(shellJournals(source.environment(), source.properties()), "commands-*");
+        refuseShellLeftovers(shellJournals(source.environment(), source.properties()));
         sandbox(entries, source.environment());
         entries.put("file felix.jar", stat(source.home().resolve("bin").resolve("felix.jar")));
         entries.put("file quiver.jar", stat(source.home().resolve("bin").resolve("quiver.jar")));
@@ -336,6 +336,40 @@ final class StartRecord {
             for (Path found : left) {
                 throw new IOException(found + " was left for a live start to act on");
             }
+        }
+    }
+
+    /**
+     * The shell's command journals a live start would act on: those of a run whose lock no process
+     * holds, or that has no lock ({@code Journal.cleanUp} judges them so and kills what they list). A
+     * Quiver process running beside this one holds its lock, and its journal keeps no record away.
+     */
+    private static void refuseShellLeftovers(Path folder) throws IOException {
+        if (!exists(folder) || !Files.isDirectory(folder)) {
+            return;
+        }
+        java.util.Set<String> runs = new java.util.TreeSet<>();
+        try (DirectoryStream<Path> found = Files.newDirectoryStream(folder, "commands-*")) {
+            for (Path file : found) {
+                String name = file.getFileName().toString();
+                int dot = name.lastIndexOf('.');
+                runs.add(dot < 0 ? name : name.substring(0, dot));
+            }
+        }
+        for (String run : runs) {
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+                    folder.resolve(run + ".lock"), java.nio.file.StandardOpenOption.WRITE)) {
+                java.nio.channels.FileLock lock = channel.tryLock();
+                if (lock == null) {
+                    continue; // its process runs
+                }
+                lock.release();
+            } catch (java.nio.file.NoSuchFileException noLock) {
+                // a journal without its lock: the shell's start acts on it
+            } catch (java.nio.channels.OverlappingFileLockException heldHere) {
+                continue;
+            }
+            throw new IOException(folder.resolve(run) + " was left for a live start to act on");
         }
     }
 

@@ -176,6 +176,46 @@ class StartRecordTest {
         assertThrows(IOException.class, () -> record("tools", "--json"));
     }
 
+    /**
+     * The journal of a Quiver process running beside this one is no leftover: its process holds the lock
+     * (the MCP start bench found every record refused while the previous server was still ending).
+     */
+    @Test
+    void theCommandJournalOfARunningProcessDoesNotKeepTheRecordAway() throws Exception {
+        write("before");
+        Path shell = Files.createDirectories(temp.resolve("state/quiver/shell"));
+        Path journal = Files.writeString(shell.resolve("commands-999999-123.txt"), "tag 5\n");
+        Path lock = Files.writeString(shell.resolve("commands-999999-123.lock"), "");
+        Path holder = Files.writeString(temp.resolve("Hold.java"), """
+                import java.nio.channels.FileChannel;
+                import java.nio.file.*;
+                public class Hold {
+                    public static void main(String[] args) throws Exception {
+                        try (FileChannel channel = FileChannel.open(Path.of(args[0]), StandardOpenOption.WRITE);
+                                var lock = channel.lock()) {
+                            System.out.println("locked");
+                            System.out.flush();
+                            System.in.read();
+                        }
+                    }
+                }
+                """);
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                holder.toString(), lock.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream()))
+                    .readLine());
+            assertEquals(Optional.of("before"), read(), "a running process's journal");
+        } finally {
+            process.getOutputStream().close();
+            process.waitFor();
+        }
+        assertThrows(IOException.class, this::read, "the same journal once its process has ended");
+        Files.delete(journal);
+        Files.delete(lock);
+        assertEquals(Optional.of("before"), read());
+    }
+
     @Test
     void anotherModeOrOwnerOfBwrapMakesTheRecordStale() throws Exception {
         Path bin = Files.createDirectories(temp.resolve("bin"));
