@@ -43,8 +43,8 @@ import java.util.TreeMap;
  *
  * <p>There is no record at all (none read, none written) when a live start would act on something a
  * killed process left: anything in the workspace's change-journal folder (the kernel finishes or
- * rolls back the change and says so) or a {@code commands-*} file in the shell's journal folder (the
- * shell kills the commands of a crashed run); when whether a keyed path exists cannot be told (the
+ * rolls back the change and says so) or a {@code commands-*} journal in the shell's journal folder whose
+ * lock no running process holds (the shell kills the commands of a crashed run); when whether a keyed path exists cannot be told (the
  * kernel refuses to start over such a managed policy); when an argument is an {@code @FILE}, which
  * picocli expands; and when {@code HOME} is empty or unset.
  *
@@ -139,11 +139,6 @@ final class StartRecord {
         }
         return home == null || home.isBlank() ? Optional.empty()
                 : Optional.of(Path.of(home, ".local", "state", "quiver"));
-    }
-
-    /** The file of this record. */
-    Path file() {
-        return file;
     }
 
     /**
@@ -274,7 +269,13 @@ final class StartRecord {
     private static String digest(String format, Inputs source) throws IOException {
         TreeMap<String, String> entries = new TreeMap<>();
         entries.put("format", format);
-        source.properties().forEach((name, value) -> entries.put("property " + name, value));
+        source.properties().forEach((name, value) -> {
+            // java.vm.info says how this VM happens to run, not what it runs: "mixed mode, sharing" or
+            // "mixed mode" as the CDS archive mapped or not, which -Xshare:auto lets vary between starts
+            if (!name.equals("java.vm.info")) {
+                entries.put("property " + name, value);
+            }
+        });
         entries.put("java", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.version"));
         entries.put("home", source.home().toString());
         entries.put("cwd", source.workingFolder().toString());
@@ -356,7 +357,13 @@ final class StartRecord {
                 runs.add(dot < 0 ? name : name.substring(0, dot));
             }
         }
+        // this process's own journal (a live quiver mcp records again) is never opened: closing any
+        // descriptor of a file drops every POSIX lock the process holds on it (Journal says so too)
+        String own = "commands-" + ProcessHandle.current().pid() + "-";
         for (String run : runs) {
+            if (run.startsWith(own)) {
+                continue;
+            }
             try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
                     folder.resolve(run + ".lock"), java.nio.file.StandardOpenOption.WRITE)) {
                 java.nio.channels.FileLock lock = channel.tryLock();

@@ -177,6 +177,57 @@ class StartRecordTest {
     }
 
     /**
+     * Whether the CDS archive mapped at this start ({@code java.vm.info}: "mixed mode, sharing" or "mixed
+     * mode") is no input: with {@code -Xshare:auto} it varies between identical starts, and keyed it
+     * made records miss at random and be written under keys no later start computed.
+     */
+    @Test
+    void whetherTheClassDataArchiveMappedIsNoInput() throws Exception {
+        properties.put("java.vm.info", "mixed mode, sharing");
+        write("before");
+        properties.put("java.vm.info", "mixed mode");
+        assertEquals(Optional.of("before"), read());
+        // any other property is an input (a -D in QUIVER_JAVA_OPTS can change what a run prints)
+        properties.put("quiver.some.option", "on");
+        assertFalse(read().isPresent());
+    }
+
+    /**
+     * This process's own journal is never opened while the record is worked out: closing any descriptor
+     * of the file would drop the lock the shell holds on it, and the next Quiver start would take this
+     * process for crashed and kill its commands (review).
+     */
+    @Test
+    void workingOutARecordLeavesThisProcesssOwnJournalLocked() throws Exception {
+        write("before");
+        Path shell = Files.createDirectories(temp.resolve("state/quiver/shell"));
+        String own = "commands-" + ProcessHandle.current().pid() + "-1";
+        Files.writeString(shell.resolve(own + ".txt"), "tag 5\n");
+        Path lockFile = Files.writeString(shell.resolve(own + ".lock"), "");
+        Path probe = Files.writeString(temp.resolve("Probe.java"), """
+                import java.nio.channels.FileChannel;
+                import java.nio.file.*;
+                public class Probe {
+                    public static void main(String[] args) throws Exception {
+                        try (FileChannel channel = FileChannel.open(Path.of(args[0]), StandardOpenOption.WRITE)) {
+                            var lock = channel.tryLock();
+                            System.out.println(lock == null ? "held" : "free");
+                        }
+                    }
+                }
+                """);
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+                FileLock held = channel.lock()) {
+            assertEquals(Optional.of("before"), read(), "this process's journal keeps nothing away");
+            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    probe.toString(), lockFile.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String seen = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, process.waitFor());
+            assertEquals("held", seen.strip(), "the lock survives the record's look at the folder");
+        }
+    }
+
+    /**
      * The journal of a Quiver process running beside this one is no leftover: its process holds the lock
      * (the MCP start bench found every record refused while the previous server was still ending).
      */

@@ -295,6 +295,33 @@ class ToolsRecordEndToEndTest {
         assertEquals(first.stdout(), again.stdout());
     }
 
+    /**
+     * A run whose stdout or stderr could not be written gave the user less than it printed: it is not
+     * recorded, or every later run would answer with the empty output (review).
+     */
+    @Test
+    void aRunWhoseOutputCouldNotBeWrittenIsNotRecorded() throws Exception {
+        Path where = Files.writeString(temp.resolve("output-goes"), "open");
+        Path wrapper = Files.createDirectories(temp.resolve("unwritable/bin")).resolve("quiver");
+        String quiver = "\"" + dist.resolve("bin/quiver") + "\" \"$@\"";
+        Files.writeString(wrapper, "#!/bin/sh\ncase \"$(cat '" + where + "')\" in\n"
+                + "  stdout) exec " + quiver + " >/dev/full ;;\n  stderr) exec " + quiver + " 2>/dev/full ;;\nesac\nexec "
+                + quiver + "\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        Path wrapped = temp.resolve("unwritable");
+        for (String unwritable : List.of("stdout", "stderr")) {
+            Files.writeString(where, unwritable);
+            QuiverProcess.run(wrapped, workspace, TRACE, "", "tools", "--json");
+            Files.writeString(where, "open");
+            QuiverProcess.Run next = QuiverProcess.run(wrapped, workspace, TRACE, "", "tools", "--json");
+            assertFalse(next.stderr().contains(FROM_RECORD), unwritable + " unwritable was recorded: " + next);
+            assertTrue(next.stdout().startsWith("[{\"name\""), next.toString());
+            QuiverProcess.Run recorded = QuiverProcess.run(wrapped, workspace, TRACE, "", "tools", "--json");
+            assertTrue(recorded.stderr().contains(FROM_RECORD), "the run with both streams open is recorded: " + recorded);
+            Files.delete(recordFile());
+        }
+    }
+
     @Test
     void theAnswerReachesStdoutWhenStderrCannotBeWritten() throws Exception {
         // the same wrapper for every run (a shell may add to the environment), told by a file where stderr goes

@@ -67,9 +67,11 @@ public class QuiverMain implements Function<String[], Integer> {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         RootCommand root = root(new Terminal(in, out, err), true);
         int code = execute(root, args);
-        if (recorder.isPresent() && root.recordable) {
-            out.flush();
-            err.flush();
+        out.flush();
+        err.flush();
+        // a stream that could not be written (a full disk, a closed descriptor) kept part of the output from
+        // the user: such a run is not given again
+        if (recorder.isPresent() && root.recordable && code == ExitCodes.OK && !out.checkError() && !err.checkError()) {
             java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
             recorder.get().accept(java.util.Map.of("code", String.valueOf(code), "stdout",
                     base64.encodeToString(outCopy.toByteArray()), "stderr", base64.encodeToString(errCopy.toByteArray())));
@@ -108,14 +110,14 @@ public class QuiverMain implements Function<String[], Integer> {
 
         @Override
         public void write(int b) throws java.io.IOException {
-            target.write(b);
             copy.write(b);
+            target.write(b);
         }
 
         @Override
         public void write(byte[] buffer, int offset, int length) throws java.io.IOException {
-            target.write(buffer, offset, length);
             copy.write(buffer, offset, length);
+            target.write(buffer, offset, length);
         }
 
         @Override
@@ -126,10 +128,6 @@ public class QuiverMain implements Function<String[], Integer> {
 
     int run(String[] args, Terminal terminal) {
         return execute(root(terminal, false), args);
-    }
-
-    int run(String[] args, Terminal terminal, boolean systemTerminal) {
-        return execute(root(terminal, systemTerminal), args);
     }
 
     private RootCommand root(Terminal terminal, boolean systemTerminal) {

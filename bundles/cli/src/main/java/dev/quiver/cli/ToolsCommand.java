@@ -33,6 +33,7 @@ final class ToolsCommand implements Callable<Integer> {
         PrintStream out = root.terminal.out();
         CommonOptions options = common.over(root.common);
         PrintStream header = json ? root.terminal.err() : out;
+        boolean recordable = false;
         try (Session session = root.inspect(options, header, withMcp)) {
             List<ToolInfo> tools = session.tools();
             if (json) {
@@ -50,7 +51,7 @@ final class ToolsCommand implements Callable<Integer> {
                 Output.line(out, array);
                 // a warning may not be printed again by a record (it could be about something outside the
                 // record's inputs), nor may a sandbox state the next run might find otherwise
-                root.recordable = !withMcp && !options.yolo && session.warnings().isEmpty()
+                recordable = !withMcp && !options.yolo && session.warnings().isEmpty()
                         && Header.sandboxWarning(session, root.services.shell()).isEmpty();
             } else {
                 int total = 0;
@@ -83,7 +84,9 @@ final class ToolsCommand implements Callable<Integer> {
                 servers.forEach((server, sum) -> out.printf("mcp server %s: %d tools, %,d schema bytes%n", server, sum[0],
                         sum[1]));
             }
-            return ExitCodes.OK;
         }
+        // only once the session closed without a failure: a run that failed at its close is not one to give again
+        root.recordable = recordable;
+        return ExitCodes.OK;
     }
 }

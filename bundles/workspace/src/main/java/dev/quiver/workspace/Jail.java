@@ -1012,14 +1012,17 @@ final class Jail {
     }
 
     /**
-     * Whether a folder opened relative to a held one is the folder its path names now: one stat of the
-     * path, so that a folder held while it is moved out of the workspace opens nothing below it.
+     * Whether a folder opened relative to a held one is the folder its path names now, with no link on
+     * the way: a folder held while it is moved out of the workspace (and perhaps linked back in its
+     * place) opens nothing below it. A path through a link inside the workspace fails this too and is
+     * walked from the root instead, which follows such links.
      */
     private static boolean stillThere(SecureDirectoryStream<Path> opened, Path path) throws IOException {
         Object key = opened.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
         try {
-            return key != null && key.equals(Files.readAttributes(path, BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS).fileKey());
+            Path real = path.toRealPath();
+            return key != null && real.equals(path)
+                    && key.equals(Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey());
         } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
             return false;
         }

@@ -91,6 +91,10 @@ class HeldFolderTest {
             Files.writeString(outside.resolve("a/b/one.txt"), "OUTSIDE written after the move");
             IOException refused = assertThrows(IOException.class, () -> a.openFolder("b"));
             assertTrue(refused instanceof NoSuchFileException, refused.toString());
+            // linked back in its place, the path leads to the same folder, outside: still nothing below it
+            Files.createSymbolicLink(root.resolve("a"), outside.resolve("a"));
+            IOException linkedBack = assertThrows(IOException.class, () -> a.openFolder("b"));
+            assertTrue(linkedBack.getMessage().contains("leads out of the workspace"), linkedBack.getMessage());
         }
     }
 
