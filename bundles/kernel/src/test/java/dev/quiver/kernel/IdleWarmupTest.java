@@ -157,6 +157,7 @@ class IdleWarmupTest {
             assertEquals(2, warmup.secrets(), ".env and id_rsa, found by name");
 
             assertTrue(calls.contains("fileList") && calls.contains("secretFiles"), calls.toString());
+            assertEquals(1, calls.stream().filter("files"::equals).count(), "glob's list is taken once: " + calls);
             assertTrue(opened.contains("Class0.java") && opened.contains("README.md"), "the search ran on the files: "
                     + opened);
             assertFalse(opened.contains(".env") || opened.contains("id_rsa"), "no secret file is read: " + opened);
