@@ -196,9 +196,4 @@ final class IdleWarmup {
     boolean finished() {
         return finished;
     }
-
-    /** Forgets which roots were warmed up; for tests that warm up one root several times. */
-    static void forgetRoots() {
-        ROOTS.clear();
-    }
 }

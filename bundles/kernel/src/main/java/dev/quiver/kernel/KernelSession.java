@@ -107,7 +107,7 @@ final class KernelSession implements Session {
     /** Guards {@link #warmup} and {@link #closed}: its own lock, since the warm-up may start from a model's streaming thread. */
     private final Object warmupLock = new Object();
     private IdleWarmup warmup;
-    /** Whether {@link #warmUp} has tried to start one (null when the root was too wide or warmed up already). */
+    /** Whether {@link #warmUp} has run: it tries once ({@link #warmup} stays null when none started for the root). */
     private boolean warmupAsked;
     private boolean closed;
 
