@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The idle warm-up as the built distribution runs it (docs/configuration.md, "Idle warm-up"): a
  * {@code call --batch} process warms up while it waits for its first line, a one-shot {@code call}
- * never does, {@code QUIVER_WARMUP=off} turns it off, and the tree is byte for byte as it was. What it
+ * never does, {@code QUIVER_WARMUP=off} turns it off, and the tree is byte for byte as it was; on a tree
+ * too slow to walk it gives up at its budget, and a batch whose input ends does not wait for it. What it
  * did is read from the debug log ({@code QUIVER_LOG=debug}); the waits are bounds, never timings.
  */
 class IdleWarmupEndToEndTest {
@@ -103,5 +104,74 @@ class IdleWarmupEndToEndTest {
         assertEquals(0, run.exitCode(), run.stderr());
         assertTrue(run.stdout().contains("src/p3/F7.java:1:"), run.stdout());
         assertFalse(logText().contains("Idle warm-up"), logText());
+    }
+
+    /**
+     * Adds a tree whose walk takes longer than the warm-up's 10 s budget: 120 nested levels, each with an
+     * ignore file of 500 rules that every entry below is matched against.
+     */
+    private void slowTree() throws IOException {
+        StringBuilder rules = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            rules.append("*never-").append(i).append("-[a-z]*/**/x").append(i).append("?.log\n");
+        }
+        Path level = workspace;
+        for (int depth = 0; depth < 120; depth++) {
+            Files.writeString(level.resolve(".gitignore"), rules);
+            for (int sibling = 0; sibling < 20; sibling++) {
+                Path folder = Files.createDirectories(level.resolve("s" + sibling));
+                for (int j = 0; j < 10; j++) {
+                    Files.writeString(folder.resolve("f" + j + ".txt"), "x\n");
+                }
+            }
+            level = Files.createDirectories(level.resolve("n"));
+        }
+    }
+
+    @Test
+    void aWarmupOverItsBudgetGivesUpAndTheBatchGoesOn() throws Exception {
+        slowTree();
+        Process process = QuiverProcess.startPiped(workspace, Map.of("QUIVER_LOG", "debug"), "call", "--batch", "-");
+        try {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+            while (!logText().contains("Idle warm-up over its budget") && System.nanoTime() < end
+                    && process.isAlive()) {
+                Thread.sleep(100);
+            }
+            assertTrue(logText().contains("Idle warm-up over its budget"), "the warm-up gave up: " + logText());
+            assertTrue(process.isAlive(), "the batch still waits for its input");
+            process.getOutputStream().close();
+            process.getInputStream().readAllBytes();
+            assertTrue(process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS));
+            assertEquals(0, process.exitValue());
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aBatchWhoseInputEndsAtOnceExitsWithoutWaitingForALongWarmup() throws Exception {
+        slowTree();
+        Process process = QuiverProcess.startPiped(workspace, Map.of("QUIVER_LOG", "debug"), "call", "--batch", "-");
+        try {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+            while (!logText().contains("Idle warm-up started") && System.nanoTime() < end && process.isAlive()) {
+                Thread.sleep(20);
+            }
+            assertTrue(logText().contains("Idle warm-up started"), logText());
+            long closed = System.nanoTime();
+            process.getOutputStream().close();
+            process.getInputStream().readAllBytes();
+            assertTrue(process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "the batch ended");
+            long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed);
+            assertEquals(0, process.exitValue());
+            assertFalse(logText().contains("Idle warm-up done"), "the walk was still under way when the input ended: "
+                    + logText());
+            // a bound for "does not hang on the warm-up": generous against the 100 ms closing waits for it, below
+            // the 5 s the warm-up once held the exit up
+            assertTrue(exitMillis < 4000, "the batch took " + exitMillis + " ms to exit after its input ended");
+        } finally {
+            process.destroyForcibly();
+        }
     }
 }

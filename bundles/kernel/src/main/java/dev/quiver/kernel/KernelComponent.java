@@ -183,10 +183,11 @@ public class KernelComponent implements Kernel {
     /**
      * Runs every search warm-up service ({@code BiConsumer<Workspace, BooleanSupplier>} with the property
      * {@value #WARMUP_PROPERTY}, a JDK type so that no API type is needed) on the idle warm-up's thread,
-     * each got only now and let go after: a start that never warms up never activates them.
+     * each got only now and let go after: a start that never warms up never activates them. Each runs in
+     * its own try: one that fails or throws (an error included) is logged at debug and the next still runs.
      */
     @SuppressWarnings({"rawtypes", "unchecked"})
-    private void searchWarmups(Workspace workspace, java.util.function.BooleanSupplier stop) {
+    void searchWarmups(Workspace workspace, java.util.function.BooleanSupplier stop) {
         java.util.Collection<org.osgi.framework.ServiceReference<java.util.function.BiConsumer>> references;
         try {
             references = context.getServiceReferences(java.util.function.BiConsumer.class, "(" + WARMUP_PROPERTY + "=*)");
@@ -203,6 +204,10 @@ public class KernelComponent implements Kernel {
             }
             try {
                 warmup.accept(workspace, stop);
+            } catch (Throwable e) {
+                // a plugin's failure, an AssertionError included, stops neither the others nor reaches a stream
+                org.slf4j.LoggerFactory.getLogger(KernelComponent.class).debug("The idle warm-up service {} failed",
+                        warmup.getClass().getName(), e);
             } finally {
                 context.ungetService(reference);
             }

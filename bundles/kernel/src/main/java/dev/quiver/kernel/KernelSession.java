@@ -107,6 +107,8 @@ final class KernelSession implements Session {
     /** Guards {@link #warmup} and {@link #closed}: its own lock, since the warm-up may start from a model's streaming thread. */
     private final Object warmupLock = new Object();
     private IdleWarmup warmup;
+    /** Whether {@link #warmUp} has run: it tries once ({@link #warmup} stays null when none started for the root). */
+    private boolean warmupAsked;
     private boolean closed;
 
     KernelSession(Workspace workspace, SessionOptions options, Config config, ToolRegistry registry,
@@ -594,7 +596,8 @@ final class KernelSession implements Session {
     @Override
     public void warmUp() {
         synchronized (warmupLock) {
-            if (warmup == null && !closed && IdleWarmup.enabled(System.getenv())) {
+            if (!warmupAsked && !closed && IdleWarmup.enabled(System.getenv())) {
+                warmupAsked = true;
                 warmup = IdleWarmup.start(workspace, searchWarmup);
             }
         }
@@ -799,10 +802,11 @@ final class KernelSession implements Session {
             closed = true;
             started = warmup;
         }
+        // a turn under way is cancelled first; the warm-up then stops without holding the close up
+        cancelTurn();
         if (started != null) {
             started.stop();
         }
-        cancelTurn();
         // the workers' checkouts not kept; their branches stay in the repository
         subagents.close().forEach(problem -> LOG.warn(problem));
         context.close();

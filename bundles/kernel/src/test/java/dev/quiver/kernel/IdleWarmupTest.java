@@ -89,15 +89,21 @@ class IdleWarmupTest {
                     }
                     Object result = invoke(real, method, args);
                     if (warming && result instanceof Workspace.Folder folder) {
-                        return (Workspace.Folder) Proxy.newProxyInstance(Workspace.class.getClassLoader(),
-                                new Class<?>[] {Workspace.Folder.class}, (p, m, a) -> {
-                                    if (m.getName().equals("openRead")) {
-                                        opened.add((String) a[0]);
-                                    }
-                                    return invoke(folder, m, a);
-                                });
+                        return observed(folder);
                     }
                     return result;
+                });
+    }
+
+    /** A folder the warm-up opened, and the folders it opens below it, recording the files opened for reading. */
+    private Workspace.Folder observed(Workspace.Folder folder) {
+        return (Workspace.Folder) Proxy.newProxyInstance(Workspace.class.getClassLoader(),
+                new Class<?>[] {Workspace.Folder.class}, (p, m, a) -> {
+                    if (m.getName().equals("openRead")) {
+                        opened.add((String) a[0]);
+                    }
+                    Object result = invoke(folder, m, a);
+                    return result instanceof Workspace.Folder below ? observed(below) : result;
                 });
     }
 
@@ -151,6 +157,7 @@ class IdleWarmupTest {
             assertEquals(2, warmup.secrets(), ".env and id_rsa, found by name");
 
             assertTrue(calls.contains("fileList") && calls.contains("secretFiles"), calls.toString());
+            assertEquals(1, calls.stream().filter("files"::equals).count(), "glob's list is taken once: " + calls);
             assertTrue(opened.contains("Class0.java") && opened.contains("README.md"), "the search ran on the files: "
                     + opened);
             assertFalse(opened.contains(".env") || opened.contains("id_rsa"), "no secret file is read: " + opened);
@@ -208,7 +215,7 @@ class IdleWarmupTest {
         assertTrue(warmupThreadAlive());
         IdleWarmup first = session.warmup();
         session.close();
-        assertFalse(warmupThreadAlive(), "no warm-up thread outlives its session");
+        assertTrue(first.awaitEnd(BOUND_MILLIS), "no warm-up thread outlives its session");
         assertTrue(search.sawStop);
         session.warmUp();
         assertSame(first, session.warmup(), "a closed session starts nothing");
@@ -274,5 +281,118 @@ class IdleWarmupTest {
         assertTrue(IdleWarmup.enabled(Map.of(IdleWarmup.SWITCH, "on")));
         assertFalse(IdleWarmup.enabled(Map.of(IdleWarmup.SWITCH, "off")));
         assertFalse(IdleWarmup.enabled(Map.of(IdleWarmup.SWITCH, " OFF ")));
+    }
+
+    @Test
+    void closingDoesNotWaitForAWarmupThatIgnoresItsStop() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        KernelSession session = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
+                .withSearchWarmup((workspace, stop) -> {
+                    running.countDown();
+                    // deaf to its stop and to interrupts, as a walk deep in one large folder is for a while
+                    boolean released = false;
+                    while (!released) {
+                        try {
+                            released = release.await(BOUND_MILLIS, TimeUnit.MILLISECONDS) || true;
+                        } catch (InterruptedException ignored) {
+                            // keeps waiting
+                        }
+                    }
+                });
+        try {
+            session.warmUp();
+            assertTrue(running.await(BOUND_MILLIS, TimeUnit.MILLISECONDS));
+            long start = System.nanoTime();
+            session.close();
+            long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // a bound for "does not hang", far above the wait of IdleWarmup.JOIN_MILLIS and below the old 5 s join
+            assertTrue(closeMillis < 3000, "closing waited " + closeMillis + " ms for the warm-up");
+            assertTrue(warmupThreadAlive(), "the warm-up was still running: closing did not wait for it");
+        } finally {
+            release.countDown();
+        }
+        assertTrue(session.warmup().awaitEnd(BOUND_MILLIS));
+    }
+
+    @Test
+    void twoSessionsOnOneRootStartOneWarmupAndARootWarmedUpIsNotWarmedUpAgain() throws Exception {
+        UntilStopped search = new UntilStopped();
+        try (KernelSession first = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
+                .withSearchWarmup(search);
+                KernelSession second = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
+                .withSearchWarmup(search)) {
+            first.warmUp();
+            assertTrue(search.running.await(BOUND_MILLIS, TimeUnit.MILLISECONDS));
+            second.warmUp();
+            assertNull(second.warmup(), "one warm-up of a root at a time in a process");
+        }
+        List<String> runs = new CopyOnWriteArrayList<>();
+        try (KernelSession third = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
+                .withSearchWarmup((workspace, stop) -> runs.add("third"))) {
+            third.warmUp();
+            assertNotNull(third.warmup(), "the first one was stopped before its end: the root may be warmed up again");
+            assertTrue(third.warmup().awaitEnd(BOUND_MILLIS));
+            assertTrue(third.warmup().finished());
+        }
+        try (KernelSession fourth = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
+                .withSearchWarmup((workspace, stop) -> runs.add("fourth"))) {
+            fourth.warmUp();
+            assertNull(fourth.warmup(), "a root warmed up to the end is not warmed up again in this process");
+        }
+        assertEquals(List.of("third"), runs);
+    }
+
+    @Test
+    void noWarmupOfTheFileSystemRootOrTheHomeFolder() throws Exception {
+        assertTrue(IdleWarmup.tooWide(Path.of("/")));
+        assertTrue(IdleWarmup.tooWide(Path.of(System.getProperty("user.home"))));
+        assertFalse(IdleWarmup.tooWide(root));
+        String home = System.getProperty("user.home");
+        try (KernelSession session = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
+                .withSearchWarmup(new UntilStopped())) {
+            // the workspace as the home folder, named through a link: compared by real path
+            Path link = Files.createSymbolicLink(temp.resolve("home-link"), root);
+            System.setProperty("user.home", link.toString());
+            try {
+                session.warmUp();
+            } finally {
+                System.setProperty("user.home", home);
+            }
+            assertNull(session.warmup(), "no warm-up walks the home folder");
+        }
+    }
+
+    @Test
+    void aServiceThatThrowsAnErrorStopsNeitherTheNextNorWritesToStderr() throws Exception {
+        CountDownLatch ran = new CountDownLatch(2);
+        BiConsumer<Workspace, BooleanSupplier> failing = (workspace, stop) -> {
+            ran.countDown();
+            throw new AssertionError("a plugin's bug");
+        };
+        BiConsumer<Workspace, BooleanSupplier> failingToo = (workspace, stop) -> {
+            ran.countDown();
+            throw new AssertionError("another plugin's bug");
+        };
+        for (BiConsumer<Workspace, BooleanSupplier> service : List.of(failing, failingToo)) {
+            java.util.Hashtable<String, Object> properties = new java.util.Hashtable<>();
+            properties.put(KernelComponent.WARMUP_PROPERTY, "test");
+            framework.context.registerService(BiConsumer.class, service, properties);
+        }
+        KernelComponent kernel = new KernelComponent(framework.registry, new WorkspaceFactoryComponent(),
+                framework.context);
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true));
+        try (KernelSession session = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
+                .withSearchWarmup(kernel::searchWarmups)) {
+            session.warmUp();
+            assertTrue(session.warmup().awaitEnd(BOUND_MILLIS));
+            assertEquals(0, ran.getCount(), "whichever throws first, the other service still ran");
+            assertTrue(session.warmup().finished(), "the warm-up went on to its end");
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals("", captured.toString(), "nothing on stderr");
     }
 }

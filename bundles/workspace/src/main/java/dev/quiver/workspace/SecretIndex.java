@@ -54,6 +54,10 @@ final class SecretIndex {
         Deque<Path> pending = new ArrayDeque<>();
         pending.push(root);
         while (!pending.isEmpty()) {
+            if (Thread.currentThread().isInterrupted()) {
+                // stopped (the idle warm-up's stop or budget): the folders listed so far stay in the walker's cache
+                throw new java.io.InterruptedIOException("The look for secret files stopped: its thread was interrupted");
+            }
             Path dir = pending.pop();
             BasicFileAttributes attributes;
             try {

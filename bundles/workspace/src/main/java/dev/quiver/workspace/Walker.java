@@ -3,6 +3,8 @@ package dev.quiver.workspace;
 import dev.quiver.api.Workspace;
 import dev.quiver.api.Workspace.Entry;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -36,6 +38,11 @@ import org.eclipse.jgit.ignore.IgnoreNode;
  * so a change within the file system's timestamp granularity cannot hide (the "racily clean" rule of
  * git's index). Ignore files are checked on every call, since editing one changes no directory.
  * {@link #fileList} gives the last walk's files before checking them, for a search that may stop early.
+ *
+ * <p>A walk of {@link #files} stops when the thread that asked for it is interrupted (the idle warm-up's
+ * stop and budget): every directory task checks it, and the stopped walk throws
+ * {@link InterruptedIOException} and is not kept, so no later call reuses a partial list. The listings
+ * read until then are kept, each a whole directory checked by its stamp like any other.
  */
 final class Walker {
 
@@ -260,8 +267,14 @@ final class Walker {
     private Tree walkTree(Path start, Rules rules) throws IOException {
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
         try {
-            Directory top = new Directory(start, relative(start), rules.above(), rules.startIgnored(), rules.tracked());
+            Thread caller = Thread.currentThread();
+            Directory top = new Directory(start, relative(start), rules.above(), rules.startIgnored(), rules.tracked(),
+                    caller);
             Tree walked = pool.invoke(new Root(top, rules));
+            if (caller.isInterrupted()) {
+                // directories were left out: the walk is not kept, and its caller gets no partial list
+                throw new InterruptedIOException("The walk of " + start + " stopped: its thread was interrupted");
+            }
             tree = walked.reusable() ? walked : null;
             return walked;
         } catch (RuntimeException e) {
@@ -443,12 +456,16 @@ final class Walker {
         /** Whether this directory is ignored and entered for its tracked files only. */
         private final boolean insideIgnored;
         private final transient TrackedFiles.Snapshot tracked;
+        /** The thread that asked for the walk: once it is interrupted, no directory is read. */
+        private final transient Thread caller;
         /** Set by {@link #compute}: the directory as read (null when unreadable), and whether the walk stays reusable. */
         private transient Visit visit;
         private boolean reusable = true;
 
-        Directory(Path dir, String relative, IgnoreRules.Chain chain, boolean insideIgnored, TrackedFiles.Snapshot tracked) {
+        Directory(Path dir, String relative, IgnoreRules.Chain chain, boolean insideIgnored, TrackedFiles.Snapshot tracked,
+                Thread caller) {
             this.dir = dir;
+            this.caller = caller;
             this.relative = relative;
             this.chain = chain;
             this.insideIgnored = insideIgnored;
@@ -457,6 +474,10 @@ final class Walker {
 
         @Override
         protected List<Object> compute() {
+            if (caller.isInterrupted()) {
+                reusable = false;
+                return List.of();
+            }
             Listing listing;
             try {
                 listing = cached(dir);
@@ -471,6 +492,11 @@ final class Walker {
             String[] names = listing.names();
             List<Object> items = new ArrayList<>(names.length);
             for (int i = 0; i < names.length; i++) {
+                if ((i & 255) == 255 && caller.isInterrupted()) {
+                    // many ignore rules make every entry costly: a large directory checks as it goes
+                    reusable = false;
+                    return List.of();
+                }
                 String name = names[i];
                 byte kind = listing.kinds()[i];
                 if (kind == OTHER || name.equals(".git") || Temporaries.isTemporary(name)) {
@@ -498,7 +524,7 @@ final class Walker {
                     items.add(childRelative);
                 } else if (kind == DIRECTORY) {
                     Directory task = new Directory(listing.child(dir, i), childRelative, childChain, keep == Keep.TRACKED,
-                            tracked);
+                            tracked, caller);
                     task.fork();
                     items.add(task);
                 }
@@ -591,6 +617,9 @@ final class Walker {
                 // the name as the stream read it keeps its bytes; its String may not
                 children.add(child.getFileName());
             }
+        } catch (DirectoryIteratorException refused) {
+            // a folder that fails while being listed is unreadable, as one that fails to open
+            throw refused.getCause();
         }
         record Named(String shown, Path name) {
         }

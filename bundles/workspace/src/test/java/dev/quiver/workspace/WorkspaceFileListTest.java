@@ -387,4 +387,22 @@ class WorkspaceFileListTest {
         names.sort(Walker.NAME_ORDER);
         assertEquals(List.of("B.txt", "a.txt", "\u00e9.txt", "\uFF21.txt", "\uD83D\uDE00.txt"), names);
     }
+
+    @Test
+    void aWalkStoppedByItsThreadsInterruptThrowsAndLeavesNoPartialListForTheNextCall() throws Exception {
+        for (int i = 0; i < 40; i++) {
+            files("d" + i + "/a.txt", "d" + i + "/sub/b.txt");
+        }
+        letListingsSettle();
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        List<String> expected = walkedFiles(workspace, workspace.root(), false);
+        assertEquals(80, expected.size());
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(java.io.InterruptedIOException.class, () -> workspace.files(workspace.root(), false));
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(expected, workspace.files(workspace.root(), false), "the stopped walk was not kept");
+    }
 }

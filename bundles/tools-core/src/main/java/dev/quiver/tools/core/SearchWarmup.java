@@ -75,6 +75,8 @@ public class SearchWarmup implements BiConsumer<Workspace, BooleanSupplier> {
         Workspace.FileList all = listOf(sample);
         Workspace.FileList few = listOf(sample.subList(0, Math.min(sample.size(), LINE_BY_LINE_FILES)));
         Predicate<String> any = path -> true;
+        // glob's list of the walk's files, taken once: a tree with a link is walked afresh by every call
+        List<String> files = workspace.files(workspace.root(), false);
         for (int round = 0; round < ROUNDS; round++) {
             for (Grep grep : QUERIES) {
                 if (stop.getAsBoolean()) {
@@ -86,8 +88,7 @@ public class SearchWarmup implements BiConsumer<Workspace, BooleanSupplier> {
                 return;
             }
             Search.run(workspace, few, any, NO_LITERAL.query(), stop, 1);
-            // glob: the walk's files again (kept, so one stat per folder) through the matcher
-            List<String> files = workspace.files(workspace.root(), false);
+            // glob: the walk's files through the matcher
             for (String glob : GLOBS) {
                 if (stop.getAsBoolean()) {
                     return;
