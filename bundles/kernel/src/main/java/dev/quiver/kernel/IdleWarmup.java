@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>The walk is the search's own: its folders are read in parallel on a pool of one thread per core, so
  * while it runs the warm-up uses every core (a thread priority is not honoured by Java on Linux). What
- * bounds it: the whole warm-up gives up after {@value #BUDGET_MILLIS} ms (its thread is interrupted, which
+ * bounds it: the whole warm-up gives up after {@value #BUDGET_MILLIS} ms, or {@value #BUDGET_PROPERTY} (its thread is interrupted, which
  * stops the walk and the secret look at their next folder); one warm-up runs per workspace root in the
  * process at a time, and a root warmed up to the end or up to the budget is not warmed up again by this
  * process; none runs when the root is the file system's root or the user's home folder.
@@ -41,6 +41,8 @@ final class IdleWarmup {
     static final long JOIN_MILLIS = 100;
     /** How long a warm-up may run before it gives up, so that a pathological tree costs no more. */
     static final long BUDGET_MILLIS = 10_000;
+    /** The system property that sets another budget in milliseconds (a slow machine's, or a test's). */
+    static final String BUDGET_PROPERTY = "quiver.warmup.budget.ms";
     /** The roots warmed up in this process: {@link #RUNNING} while one runs, {@link #DONE} once one ended or gave up. */
     private static final Map<Path, Boolean> ROOTS = new ConcurrentHashMap<>();
     private static final Boolean RUNNING = Boolean.FALSE;
@@ -87,7 +89,8 @@ final class IdleWarmup {
         IdleWarmup warmup = new IdleWarmup(workspace, search);
         LOG.debug("Idle warm-up started for {}", root);
         warmup.thread.start();
-        CompletableFuture.delayedExecutor(BUDGET_MILLIS, TimeUnit.MILLISECONDS).execute(warmup::giveUp);
+        CompletableFuture.delayedExecutor(Long.getLong(BUDGET_PROPERTY, BUDGET_MILLIS), TimeUnit.MILLISECONDS)
+                .execute(warmup::giveUp);
         return warmup;
     }
 
