@@ -357,12 +357,14 @@ final class StartRecord {
                 runs.add(dot < 0 ? name : name.substring(0, dot));
             }
         }
-        // this process's own journal (a live quiver mcp records again) is never opened: closing any
-        // descriptor of a file drops every POSIX lock the process holds on it (Journal says so too)
+        // a journal under this process's pid is never opened: closing any descriptor of a file drops every
+        // POSIX lock the process holds on it (Journal says so too). It is this process's own (a live quiver
+        // mcp recording again) or a dead run's whose pid came round again (a container's pid 1): no record
+        // either way, which costs the first only a record not brought up to date
         String own = "commands-" + ProcessHandle.current().pid() + "-";
         for (String run : runs) {
             if (run.startsWith(own)) {
-                continue;
+                throw new IOException(folder.resolve(run) + " carries this process's pid");
             }
             try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
                     folder.resolve(run + ".lock"), java.nio.file.StandardOpenOption.WRITE)) {

@@ -88,13 +88,23 @@ final class IdleWarmup {
         }
         IdleWarmup warmup = new IdleWarmup(workspace, search);
         LOG.debug("Idle warm-up started for {}", root);
-        warmup.thread.start();
+        try {
+            warmup.thread.start();
+        } catch (Throwable e) {
+            // no thread to be had (memory, a process limit): no warm-up, and the root is free for a later one
+            ROOTS.remove(root, RUNNING);
+            LOG.debug("The idle warm-up could not start", e);
+            return null;
+        }
         CompletableFuture.delayedExecutor(Long.getLong(BUDGET_PROPERTY, BUDGET_MILLIS), TimeUnit.MILLISECONDS)
                 .execute(warmup::giveUp);
         return warmup;
     }
 
-    /** Whether a root is the file system's root or the user's home folder (by real path), too wide to walk idly. */
+    /**
+     * Whether a root is the file system's root, the user's home folder or a folder above it (by real path,
+     * {@code /home} say), too wide to walk idly.
+     */
     static boolean tooWide(Path root) {
         Path real;
         try {
@@ -107,7 +117,7 @@ final class IdleWarmup {
         }
         String home = System.getProperty("user.home");
         try {
-            return home != null && !home.isEmpty() && real.equals(Path.of(home).toRealPath());
+            return home != null && !home.isEmpty() && Path.of(home).toRealPath().startsWith(real);
         } catch (IOException | java.nio.file.InvalidPathException e) {
             return false;
         }

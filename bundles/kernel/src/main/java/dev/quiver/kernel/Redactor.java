@@ -69,10 +69,17 @@ final class Redactor {
         Map<String, String> all = new LinkedHashMap<>();
         environment.forEach((name, value) -> add(all, value, "$" + name));
         List<Path> secrets;
+        // the look runs to its end even on an interrupted thread (a cancelled tool's last output is still
+        // redacted, and a walk stops for an interrupt): the flag is set again afterwards
+        boolean interrupted = Thread.interrupted();
         try {
             secrets = workspace.secretFiles();
         } catch (IOException e) {
             secrets = List.copyOf(files.keySet()); // keep what is known rather than nothing
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         Map<Path, Known> seen = new HashMap<>();
         for (Path file : secrets) {

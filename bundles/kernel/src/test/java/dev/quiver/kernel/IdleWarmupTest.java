@@ -349,6 +349,20 @@ class IdleWarmupTest {
         assertTrue(IdleWarmup.tooWide(Path.of(System.getProperty("user.home"))));
         assertFalse(IdleWarmup.tooWide(root));
         String home = System.getProperty("user.home");
+        // a folder above the home folder (/home, /Users) holds it, and every other user's
+        Path parent = Path.of(home).toRealPath().getParent();
+        if (parent != null) {
+            assertTrue(IdleWarmup.tooWide(parent));
+        }
+        try {
+            System.setProperty("user.home", root.resolve("sub/home").toString());
+            Files.createDirectories(root.resolve("sub/home"));
+            assertTrue(IdleWarmup.tooWide(root), "a workspace above the home folder");
+            Path project = Files.createDirectories(root.resolve("sub/home/project"));
+            assertFalse(IdleWarmup.tooWide(project), "a project inside the home folder");
+        } finally {
+            System.setProperty("user.home", home);
+        }
         try (KernelSession session = StubSessions.open(root, environment, framework, (OpenAiStub) null, false)
                 .withSearchWarmup(new UntilStopped())) {
             // the workspace as the home folder, named through a link: compared by real path

@@ -43,6 +43,24 @@ class RedactorTest {
                 "short values and the key's armour lines are not secrets worth breaking every output for");
     }
 
+    /**
+     * A cancelled tool's thread is interrupted, and an interrupt stops a walk: the first look for secret
+     * files must still run to its end there, or that output went out with only the environment's values
+     * redacted (review). The thread's interrupt is kept.
+     */
+    @Test
+    void anInterruptedThreadStillRedactsTheSecretFilesValues() throws Exception {
+        Files.writeString(root.resolve(".env"), "API_KEY=sk-live-0123456789abcdef\n");
+        Redactor redactor = redactor(Map.of());
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals("key [redacted: .env]", redactor.redact("key sk-live-0123456789abcdef"));
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     @Test
     void aSecretFileWrittenOrChangedLaterIsRedactedAfterTheNextRefresh() throws Exception {
         Redactor redactor = redactor(Map.of());

@@ -265,24 +265,43 @@ final class Walker {
 
     /** Walks the tree, reusing every listing whose directory is unchanged; keeps the walk when it may be reused. */
     private Tree walkTree(Path start, Rules rules) throws IOException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException("The walk of " + start + " stopped: its thread was interrupted");
+        }
         ForkJoinPool pool = new ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        // the asking thread waits interruptibly (a fork-join join would not be) and, interrupted, stops
+        // every directory's task through this flag
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         try {
-            Thread caller = Thread.currentThread();
             Directory top = new Directory(start, relative(start), rules.above(), rules.startIgnored(), rules.tracked(),
-                    caller);
-            Tree walked = pool.invoke(new Root(top, rules));
-            if (caller.isInterrupted()) {
+                    stop);
+            java.util.concurrent.ForkJoinTask<Tree> task = pool.submit(new Root(top, rules));
+            Tree walked;
+            try {
+                walked = task.get();
+            } catch (InterruptedException e) {
+                stop.set(true);
+                Thread.currentThread().interrupt();
                 // directories were left out: the walk is not kept, and its caller gets no partial list
                 throw new InterruptedIOException("The walk of " + start + " stopped: its thread was interrupted");
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable cause = e.getCause() instanceof RuntimeException r && r.getCause() instanceof IOException io ? io
+                        : e.getCause();
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw new IOException(cause);
             }
             tree = walked.reusable() ? walked : null;
             return walked;
-        } catch (RuntimeException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw e;
         } finally {
+            stop.set(true);
             pool.shutdown();
         }
     }
@@ -456,16 +475,16 @@ final class Walker {
         /** Whether this directory is ignored and entered for its tracked files only. */
         private final boolean insideIgnored;
         private final transient TrackedFiles.Snapshot tracked;
-        /** The thread that asked for the walk: once it is interrupted, no directory is read. */
-        private final transient Thread caller;
+        /** Set once the thread that asked for the walk is interrupted: no directory is read after it. */
+        private final transient java.util.concurrent.atomic.AtomicBoolean stop;
         /** Set by {@link #compute}: the directory as read (null when unreadable), and whether the walk stays reusable. */
         private transient Visit visit;
         private boolean reusable = true;
 
         Directory(Path dir, String relative, IgnoreRules.Chain chain, boolean insideIgnored, TrackedFiles.Snapshot tracked,
-                Thread caller) {
+                java.util.concurrent.atomic.AtomicBoolean stop) {
             this.dir = dir;
-            this.caller = caller;
+            this.stop = stop;
             this.relative = relative;
             this.chain = chain;
             this.insideIgnored = insideIgnored;
@@ -474,7 +493,7 @@ final class Walker {
 
         @Override
         protected List<Object> compute() {
-            if (caller.isInterrupted()) {
+            if (stop.get()) {
                 reusable = false;
                 return List.of();
             }
@@ -492,7 +511,7 @@ final class Walker {
             String[] names = listing.names();
             List<Object> items = new ArrayList<>(names.length);
             for (int i = 0; i < names.length; i++) {
-                if ((i & 255) == 255 && caller.isInterrupted()) {
+                if ((i & 255) == 255 && stop.get()) {
                     // many ignore rules make every entry costly: a large directory checks as it goes
                     reusable = false;
                     return List.of();
@@ -524,7 +543,7 @@ final class Walker {
                     items.add(childRelative);
                 } else if (kind == DIRECTORY) {
                     Directory task = new Directory(listing.child(dir, i), childRelative, childChain, keep == Keep.TRACKED,
-                            tracked, caller);
+                            tracked, stop);
                     task.fork();
                     items.add(task);
                 }

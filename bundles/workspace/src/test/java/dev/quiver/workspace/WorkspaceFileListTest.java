@@ -405,4 +405,41 @@ class WorkspaceFileListTest {
         }
         assertEquals(expected, workspace.files(workspace.root(), false), "the stopped walk was not kept");
     }
+
+    /**
+     * An interrupt that comes while the walk runs stops it there: the asking thread gets an
+     * InterruptedIOException at once and no more folders are read (review: a fork-join wait ignored the
+     * interrupt, so the walk ran to its end on every core and was thrown away only then).
+     */
+    @Test
+    void anInterruptWhileTheWalkRunsStopsItsFolders() throws Exception {
+        StringBuilder rules = new StringBuilder();
+        for (int i = 0; i < 2_000; i++) {
+            rules.append("*never-").append(i).append("-[a-z]*/**/x").append(i).append("?.log\n");
+        }
+        Files.writeString(root.resolve(".gitignore"), rules);
+        for (int i = 0; i < 1_500; i++) {
+            files("d" + i + "/a.txt");
+        }
+        JailedWorkspace workspace = JailedWorkspace.open(root);
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread asker = new Thread(() -> {
+            try {
+                workspace.files(workspace.root(), false);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        asker.start();
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (workspace.walker.directoriesRead.get() < 20 && asker.isAlive() && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        asker.interrupt();
+        asker.join(60_000);
+        assertTrue(thrown.get() instanceof java.io.InterruptedIOException, String.valueOf(thrown.get()));
+        Thread.sleep(500); // what the pool's threads had begun ends; nothing new starts
+        long read = workspace.walker.directoriesRead.get();
+        assertTrue(read < 1_000, "the walk went on after the interrupt: " + read + " folders read");
+    }
 }
