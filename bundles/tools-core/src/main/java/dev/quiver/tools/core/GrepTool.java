@@ -166,6 +166,10 @@ public class GrepTool implements Tool {
             notes.add("[skipped " + outcome.tooLarge() + (outcome.tooLarge() == 1 ? " file" : " files") + " over "
                     + (Search.MAX_FILE_BYTES >> 20) + " MB; search such files with bash]");
         }
+        if (outcome.unreadable() > 0) {
+            notes.add("[" + outcome.unreadable() + (outcome.unreadable() == 1 ? " file" : " files")
+                    + " could not be read: gone, changed or refused since the tree was listed]");
+        }
         if (outcome.files().isEmpty()) {
             out.append("No matches.");
             for (String note : notes) {

@@ -69,9 +69,10 @@ final class Search {
      * @param tooLarge files skipped because they are larger than {@value #MAX_FILE_BYTES} bytes
      * @param cancelled whether the call was cancelled before the search finished
      * @param included how many files the include glob let through (of those looked at)
+     * @param unreadable files listed that could not be opened or read (gone, changed or refused since the listing)
      */
     record Outcome(List<FileHits> files, int matches, boolean more, int secrets, int tooLarge, boolean cancelled,
-            int included) {
+            int included, int unreadable) {
     }
 
     private static final FileHits NONE = new FileHits(0, List.of());
@@ -87,6 +88,7 @@ final class Search {
     private final AtomicInteger secrets = new AtomicInteger();
     private final AtomicInteger tooLarge = new AtomicInteger();
     private final AtomicInteger included = new AtomicInteger();
+    private final AtomicInteger unreadable = new AtomicInteger();
     /** Each searched file's hits, by its index in {@code paths}; grown as files are taken. */
     private FileHits[] results = new FileHits[1024];
     /** The number of files in {@code paths}, once a worker has read past the last; -1 until then. */
@@ -195,7 +197,7 @@ final class Search {
         }
         boolean wasCancelled = !complete && !(total > query.maxHits());
         return new Outcome(files, shown, total > query.maxHits(), secrets.get(), tooLarge.get(), wasCancelled,
-                included.get());
+                included.get(), unreadable.get());
     }
 
     /** The first {@code keep} matches of a file's hits, with their context. */
@@ -371,8 +373,10 @@ final class Search {
                 FileHits hits;
                 try {
                     hits = searchFile(worker, path);
-                } catch (IOException unreadable) {
-                    hits = NONE; // vanished or unreadable since it was listed: skipped, as rg skips it
+                } catch (IOException notRead) {
+                    // vanished or unreadable since it was listed: skipped and counted, as rg skips it and says so
+                    unreadable.incrementAndGet();
+                    hits = NONE;
                 }
                 complete(index, hits);
             }

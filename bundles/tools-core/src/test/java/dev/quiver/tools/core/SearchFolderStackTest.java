@@ -151,6 +151,8 @@ class SearchFolderStackTest {
             assertEquals(5, grep.call(Arguments.of(Map.of("pattern", "needle")), context).text().lines().count());
             Search.Outcome outcome = Search.run(workspace, failing, path -> true, query("needle"), () -> false);
             assertEquals(3, outcome.matches());
+            // the four that cannot be opened are counted, not dropped without a word
+            assertEquals(4, outcome.unreadable());
         }
         long after = openFiles();
         // one handle leaked a search would be a thousand; a few come and go with the JVM's own work
