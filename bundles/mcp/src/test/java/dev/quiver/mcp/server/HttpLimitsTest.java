@@ -427,6 +427,12 @@ class HttpLimitsTest {
                 assertTrue(response.startsWith("HTTP/1.1 503 ") && response.contains("server busy: "
                         + HttpListener.HANDLER_QUEUE + " requests are waiting for a handler"), response);
             }
+            // every handler thread has taken a request (the queue behind them is full), but one may not have
+            // reached the handler's first line yet when the refusals arrive
+            long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (handling.get() < HttpListener.HANDLER_THREADS && System.nanoTime() < end) {
+                Thread.sleep(10);
+            }
             assertEquals(HttpListener.HANDLER_THREADS, handling.get(), "handlers running");
             release.countDown();
             for (Socket socket : requests) {
