@@ -88,8 +88,6 @@ final class KernelSession implements Session {
     private volatile SessionStore.Recorder recorder;
     private List<ChatMessage> resumed = List.of();
     private AgentLoop loop;
-    /** How long closing waits for the session's own background work (a look-ahead checkpoint) to end. */
-    private static final long CLOSE_WAIT_SECONDS = 2;
     private final Checkpoints checkpoints;
     private final ModelAsk asking;
     private final Subagents subagents;
@@ -814,14 +812,5 @@ final class KernelSession implements Session {
         context.close();
         onClose.run();
         workers.shutdownNow();
-        // a look-ahead checkpoint may be storing the workspace's files: it ends before the session is closed,
-        // bounded, so nothing of this session writes into its state folder afterwards
-        try {
-            if (!workers.awaitTermination(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
-                LOG.debug("Work of session {} still ran {} s after it closed", id(), CLOSE_WAIT_SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
