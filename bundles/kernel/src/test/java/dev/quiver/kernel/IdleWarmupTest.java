@@ -255,8 +255,10 @@ class IdleWarmupTest {
                             .baseUrl(model.baseUrl()).apiKey("test").modelName(settings.name()).build();
                 }
             };
+            // read-only: a prompt's turn otherwise looks ahead for its first checkpoint on the session's workers,
+            // which closing does not wait for, and could still be storing files as the temporary folder goes
             dev.quiver.api.host.SessionOptions options = new dev.quiver.api.host.SessionOptions(root,
-                    java.util.Optional.empty(), false, false, false, java.util.Optional.of("openai/test"),
+                    java.util.Optional.empty(), false, false, true, java.util.Optional.of("openai/test"),
                     java.util.Optional.empty(), java.util.Optional.empty());
             try (KernelSession session = StubSessions.open(root, environment, framework, streamingProvider, options)
                     .withSearchWarmup(search)) {
