@@ -85,7 +85,7 @@ class IdleWarmupEndToEndTest {
     @Test
     void aBatchWarmsUpWhileItWaitsAndChangesNothing() throws Exception {
         Map<String, String> before = tree();
-        String out = batch(Map.of("QUIVER_LOG", "debug"), "Idle warm-up done: 21 files listed, 1 secret files found");
+        String out = batch(Map.of("QUIVER_LOG", "debug", "QUIVER_WARMUP", "on"), "Idle warm-up done: 21 files listed, 1 secret files found");
         assertTrue(out.contains("src/p3/F7.java:1:"), out);
         assertEquals(before, tree(), "the tree is byte for byte as it was");
     }
@@ -99,7 +99,7 @@ class IdleWarmupEndToEndTest {
 
     @Test
     void aOneShotCallNeverWarmsUp() throws Exception {
-        QuiverProcess.Run run = QuiverProcess.run(workspace, Map.of("QUIVER_LOG", "debug"), "", "call", "grep",
+        QuiverProcess.Run run = QuiverProcess.run(workspace, Map.of("QUIVER_LOG", "debug", "QUIVER_WARMUP", "on"), "", "call", "grep",
                 "{\"pattern\":\"needle7\"}");
         assertEquals(0, run.exitCode(), run.stderr());
         assertTrue(run.stdout().contains("src/p3/F7.java:1:"), run.stdout());
@@ -132,7 +132,7 @@ class IdleWarmupEndToEndTest {
     void aWarmupOverItsBudgetGivesUpAndTheBatchGoesOn() throws Exception {
         slowTree();
         // a budget the slow tree's walk (seconds here) is sure to pass, so the test does not hang on a machine's speed
-        Process process = QuiverProcess.startPiped(workspace, Map.of("QUIVER_LOG", "debug",
+        Process process = QuiverProcess.startPiped(workspace, Map.of("QUIVER_LOG", "debug", "QUIVER_WARMUP", "on",
                 "QUIVER_JAVA_OPTS", "-Dquiver.warmup.budget.ms=200"), "call", "--batch", "-");
         try {
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
@@ -154,7 +154,7 @@ class IdleWarmupEndToEndTest {
     @Test
     void aBatchWhoseInputEndsAtOnceExitsWithoutWaitingForALongWarmup() throws Exception {
         slowTree();
-        Process process = QuiverProcess.startPiped(workspace, Map.of("QUIVER_LOG", "debug"), "call", "--batch", "-");
+        Process process = QuiverProcess.startPiped(workspace, Map.of("QUIVER_LOG", "debug", "QUIVER_WARMUP", "on"), "call", "--batch", "-");
         try {
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
             while (!logText().contains("Idle warm-up started") && System.nanoTime() < end && process.isAlive()) {

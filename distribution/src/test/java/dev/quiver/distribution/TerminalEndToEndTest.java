@@ -36,7 +36,7 @@ class TerminalEndToEndTest {
 
         void start(Path directory, List<String> environment, List<String> command) throws Exception {
             List<String> line = new ArrayList<>(List.of("new-session", "-d", "-s", "q", "-x", "110", "-y", "50", "-c",
-                    directory.toString(), "env"));
+                    directory.toString(), "env", "QUIVER_WARMUP=off"));
             line.addAll(environment);
             line.addAll(command);
             tmux(line.toArray(String[]::new));
