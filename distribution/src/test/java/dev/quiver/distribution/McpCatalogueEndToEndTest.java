@@ -122,6 +122,25 @@ class McpCatalogueEndToEndTest {
         assertTrue(((McpSchema.TextContent) read.content().get(0)).text().contains("read early"), read.toString());
     }
 
+    /**
+     * The live server records its list once it has answered it, so a start right after the answer may
+     * come before the record: wait for it, bounded.
+     */
+    private void awaitRecord() throws Exception {
+        Path folder = temp.resolve("home/.state/quiver/mcp-tools");
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < end) {
+            if (Files.isDirectory(folder)) {
+                try (Stream<Path> records = Files.list(folder)) {
+                    if (records.anyMatch(p -> p.toString().endsWith(".record"))) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(20);
+        }
+    }
+
     @Test
     void aRemovedToolBundleOrADenyingConfigIsListedAsItIsNotAsRecorded() throws Exception {
         Path workspace = workspace();
@@ -132,6 +151,7 @@ class McpCatalogueEndToEndTest {
                 .filter(tool -> McpSupport.MOVABLE.equals(tool.meta().get("quiver/bundle"))).map(McpSchema.Tool::name)
                 .toList();
         assertFalse(movable.isEmpty(), names(before).toString());
+        awaitRecord();
         Server again = start(dist, workspace);
         assertEquals(names(before), names(again.client().listTools()));
         assertTrue(again.answeredFromRecord(), again.stderr().toString());
